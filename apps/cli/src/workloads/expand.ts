@@ -1,0 +1,488 @@
+/**
+ * Workload expansion: turns the controllers in a set of manifests into the pods their
+ * controllers would create, as pending pods for the scheduler.
+ *
+ * | kind | pods | names |
+ * | --- | --- | --- |
+ * | Deployment | `replicas` (default 1) | `<deploy>-<pod-template-hash>-<5 chars>`, owned by ReplicaSet `<deploy>-<hash>` |
+ * | ReplicaSet, ReplicationController | `replicas` (default 1) | `<owner>-<5 chars>` |
+ * | StatefulSet | `replicas` (default 1) | `<sts>-0`, `<sts>-1`, … ; one PVC `<claim>-<pod>` per volumeClaimTemplate |
+ * | Job | `min(parallelism, completions)` (parallelism default 1; completions unset ⇒ parallelism; suspended ⇒ 0) | `<job>-<5 chars>` (Indexed: `<job>-<index>-<5 chars>`) |
+ * | CronJob | one run of its job template (suspended ⇒ none) | Job `<cronjob>-<minutes since epoch>` |
+ * | DaemonSet | none pending: one template pod, for daemonset overhead | `<ds>-<5 chars>` |
+ * | Pod | itself (bound if `spec.nodeName` is set; terminal phases skipped) | its own name |
+ *
+ * `scale` multiplies every replica/parallelism count with {@link scaleCount} (round up). Bare pods
+ * and DaemonSets are not scaled: no controller copies them. Every pod gets the API server's
+ * defaulting ({@link applyPodDefaults}), the workload's namespace (or `default`), the labels
+ * the controller adds (`pod-template-hash`, `statefulset.kubernetes.io/pod-name`,
+ * `batch.kubernetes.io/job-name`, …), an owner reference, and condition `PodScheduled=False`
+ * reason `Unschedulable`, which is what makes a pod provisionable for Karpenter.
+ */
+import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from '@karpenter-ts/api';
+import { ManifestError } from '../errors.js';
+import { fieldPath, type KubeObject, type ManifestDocument } from '../manifests/document.js';
+import { applyPodDefaults } from './defaulting.js';
+import { podTemplateHash, stableUid, SuffixNamer } from './names.js';
+import { scaleCount } from './scale.js';
+
+/** Kinds this module expands into pods. */
+export const WORKLOAD_KINDS: ReadonlySet<string> = new Set([
+  'Deployment',
+  'ReplicaSet',
+  'ReplicationController',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'DaemonSet',
+  'Pod',
+]);
+
+/** Options of {@link expandWorkloads}. */
+export interface ExpandOptions {
+  /** Replica multiplier, finite and > 0; default 1. */
+  scale?: number;
+  /** Creation time stamped on pods (and the CronJob's scheduled time); default now. */
+  now?: Date;
+  /**
+   * Checks one resource quantity string (e.g. `parseQuantity`), raising an Error whose
+   * message says what is wrong; failures become ManifestErrors naming the field.
+   */
+  checkQuantity?: (value: string | number) => void;
+}
+
+/** How many pods one workload object became. */
+export interface WorkloadSummary {
+  readonly source: ManifestDocument;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** Pending pods made (0 for DaemonSets and bound pods). */
+  readonly pods: number;
+}
+
+/** The result of {@link expandWorkloads}. */
+export interface ExpandedWorkloads {
+  /** Pods waiting for a node, in input order. */
+  readonly pending: Pod[];
+  /** One pod per DaemonSet built from its template: the daemonset overhead of every node it fits. */
+  readonly daemonSetPods: Pod[];
+  /** Pods from the manifests that are already bound to a node (`spec.nodeName`). */
+  readonly boundPods: Pod[];
+  /** PVCs StatefulSet volumeClaimTemplates would create (unbound). */
+  readonly persistentVolumeClaims: PersistentVolumeClaim[];
+  readonly workloads: WorkloadSummary[];
+  /** The manifest each pod came from. */
+  readonly origin: Map<Pod, ManifestDocument>;
+}
+
+/**
+ * Expands every workload object of `documents` (other kinds are ignored). Raises a
+ * {@link ManifestError} naming the file, document and field when a workload is malformed: a
+ * missing pod template or containers, a negative or non-integer count, a bad quantity.
+ */
+export function expandWorkloads(
+  documents: readonly ManifestDocument[],
+  options: ExpandOptions = {},
+): ExpandedWorkloads {
+  const scale = options.scale ?? 1;
+  const now = options.now ?? new Date();
+  const out: ExpandedWorkloads = {
+    pending: [],
+    daemonSetPods: [],
+    boundPods: [],
+    persistentVolumeClaims: [],
+    workloads: [],
+    origin: new Map(),
+  };
+  for (const doc of documents) {
+    if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
+    const ctx = new Context(doc, scale, now, options.checkQuantity, out);
+    ctx.expand();
+  }
+  return out;
+}
+
+type Spec = Record<string, unknown>;
+
+class Context {
+  private readonly object: KubeObject;
+  private readonly name: string;
+  private readonly namespace: string;
+  private made = 0;
+
+  constructor(
+    private readonly doc: ManifestDocument,
+    private readonly scale: number,
+    private readonly now: Date,
+    private readonly checkQuantity: ExpandOptions['checkQuantity'],
+    private readonly out: ExpandedWorkloads,
+  ) {
+    this.object = doc.object;
+    const name = this.object.metadata?.name;
+    if (typeof name !== 'string' || name === '')
+      throw this.error('metadata.name', 'required: a non-empty string');
+    this.name = name;
+    this.namespace = this.object.metadata?.namespace ?? 'default';
+  }
+
+  expand(): void {
+    const kind = this.object.kind;
+    switch (kind) {
+      case 'Deployment':
+        this.deployment();
+        break;
+      case 'ReplicaSet':
+      case 'ReplicationController':
+        this.replicated(kind, this.name, this.spec(), 'spec', this.ownerRef(kind, this.name));
+        break;
+      case 'StatefulSet':
+        this.statefulSet();
+        break;
+      case 'Job':
+        this.job(this.name, this.spec(), 'spec', this.ownerRef('Job', this.name));
+        break;
+      case 'CronJob':
+        this.cronJob();
+        break;
+      case 'DaemonSet':
+        this.daemonSet();
+        break;
+      case 'Pod':
+        this.pod();
+        return;
+    }
+    this.out.workloads.push({
+      source: this.doc,
+      kind,
+      namespace: this.namespace,
+      name: this.name,
+      pods: this.made,
+    });
+  }
+
+  private spec(): Spec {
+    const spec = this.object.spec;
+    if (!isRecord(spec)) throw this.error('spec', 'required: a mapping');
+    return spec;
+  }
+
+  private deployment(): void {
+    const spec = this.spec();
+    const template = this.template(spec, 'spec.template');
+    const hash = podTemplateHash(template);
+    const replicaSet = `${this.name}-${hash}`;
+    this.replicated(
+      'Deployment',
+      replicaSet,
+      spec,
+      'spec',
+      this.ownerRef('ReplicaSet', replicaSet),
+      {
+        'pod-template-hash': hash,
+      },
+    );
+  }
+
+  private replicated(
+    _kind: string,
+    owner: string,
+    spec: Spec,
+    at: string,
+    ownerRef: OwnerRef,
+    labels: Record<string, string> = {},
+  ): void {
+    const template = this.template(spec, `${at}.template`);
+    const count = scaleCount(this.count(spec, 'replicas', `${at}.replicas`, 1), this.scale);
+    const namer = new SuffixNamer(owner);
+    for (let i = 0; i < count; i++)
+      this.addPending(this.makePod(template, namer.next(), ownerRef, labels));
+  }
+
+  private statefulSet(): void {
+    const spec = this.spec();
+    const template = this.template(spec, 'spec.template');
+    const count = scaleCount(this.count(spec, 'replicas', 'spec.replicas', 1), this.scale);
+    const claimTemplates = Array.isArray(spec.volumeClaimTemplates)
+      ? spec.volumeClaimTemplates
+      : [];
+    const serviceName = typeof spec.serviceName === 'string' ? spec.serviceName : undefined;
+    const ownerRef = this.ownerRef('StatefulSet', this.name);
+    const revision = `${this.name}-${podTemplateHash(template)}`;
+    for (let i = 0; i < count; i++) {
+      const podName = `${this.name}-${i}`;
+      const pod = this.makePod(template, podName, ownerRef, {
+        'controller-revision-hash': revision,
+        'statefulset.kubernetes.io/pod-name': podName,
+        'apps.kubernetes.io/pod-index': String(i),
+      });
+      pod.spec!.hostname ??= podName;
+      if (serviceName) pod.spec!.subdomain ??= serviceName;
+      claimTemplates.forEach((claim: unknown, c) => {
+        if (
+          !isRecord(claim) ||
+          !isRecord(claim.metadata) ||
+          typeof claim.metadata.name !== 'string'
+        ) {
+          throw this.error(
+            `spec.volumeClaimTemplates[${c}].metadata.name`,
+            'required: a non-empty string',
+          );
+        }
+        const base = claim.metadata.name;
+        const claimName = `${base}-${podName}`;
+        this.out.persistentVolumeClaims.push({
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          metadata: {
+            name: claimName,
+            namespace: this.namespace,
+            labels: {
+              ...((claim.metadata.labels as Record<string, string>) ?? {}),
+              ...(template.metadata?.labels ?? {}),
+            },
+          },
+          spec: structuredClone(claim.spec ?? {}) as PersistentVolumeClaim['spec'],
+        });
+        const volumes = (pod.spec!.volumes ??= []);
+        const existing = volumes.findIndex((v) => v.name === base);
+        const volume = {
+          name: base,
+          persistentVolumeClaim: { claimName },
+        };
+        if (existing >= 0) volumes[existing] = volume;
+        else volumes.push(volume);
+      });
+      this.addPending(pod);
+    }
+  }
+
+  private job(jobName: string, spec: Spec, at: string, ownerRef: OwnerRef): void {
+    const template = this.template(spec, `${at}.template`);
+    if (spec.suspend === true) return;
+    const parallelism = this.count(spec, 'parallelism', `${at}.parallelism`, 1);
+    const completions =
+      spec.completions === undefined || spec.completions === null
+        ? parallelism
+        : this.count(spec, 'completions', `${at}.completions`, 1);
+    const count = scaleCount(Math.min(parallelism, completions), this.scale);
+    const indexed = spec.completionMode === 'Indexed';
+    const uid = ownerRef.uid;
+    const labels = {
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': jobName,
+      'controller-uid': uid,
+      'job-name': jobName,
+    };
+    const namer = new SuffixNamer(jobName);
+    for (let i = 0; i < count; i++) {
+      // Indexed Jobs name pods `<job>-<index>-<5 chars>`.
+      const name = indexed ? new SuffixNamer(`${jobName}-${i}`).next() : namer.next();
+      const extra: Record<string, string> = indexed
+        ? { ...labels, 'batch.kubernetes.io/job-completion-index': String(i) }
+        : labels;
+      this.addPending(this.makePod(template, name, ownerRef, extra));
+    }
+  }
+
+  private cronJob(): void {
+    const spec = this.spec();
+    const jobTemplate = spec.jobTemplate;
+    if (!isRecord(jobTemplate) || !isRecord(jobTemplate.spec)) {
+      throw this.error('spec.jobTemplate.spec', 'required: a mapping');
+    }
+    if (spec.suspend === true) {
+      this.template(jobTemplate.spec, 'spec.jobTemplate.spec.template');
+      return;
+    }
+    const minutes = Math.floor(this.now.getTime() / 60_000);
+    const jobName = `${this.name}-${minutes}`;
+    this.job(jobName, jobTemplate.spec, 'spec.jobTemplate.spec', this.ownerRef('Job', jobName));
+  }
+
+  private daemonSet(): void {
+    const spec = this.spec();
+    const template = this.template(spec, 'spec.template');
+    const revision = podTemplateHash(template);
+    const pod = this.makePod(
+      template,
+      new SuffixNamer(this.name).next(),
+      this.ownerRef('DaemonSet', this.name),
+      {
+        'controller-revision-hash': revision,
+        'pod-template-generation': '1',
+      },
+    );
+    // A template pod stands for every node's copy: it is neither pending nor bound.
+    delete pod.status;
+    this.out.daemonSetPods.push(pod);
+    this.out.origin.set(pod, this.doc);
+  }
+
+  private pod(): void {
+    const pod = structuredClone(this.object) as unknown as Pod;
+    if (
+      !isRecord(pod.spec) ||
+      !Array.isArray(pod.spec.containers) ||
+      pod.spec.containers.length === 0
+    ) {
+      throw this.error('spec.containers', 'required: at least one container');
+    }
+    this.checkResources(pod.spec as unknown as Spec, 'spec');
+    applyPodDefaults(pod, this.namespace);
+    pod.metadata!.uid ??= stableUid('Pod', this.namespace, this.name);
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return;
+    this.out.origin.set(pod, this.doc);
+    if (pod.spec.nodeName) {
+      this.out.boundPods.push(pod);
+    } else {
+      pod.status = { ...pod.status, phase: 'Pending', conditions: [this.unschedulable()] };
+      pod.metadata!.creationTimestamp ??= this.now;
+      this.out.pending.push(pod);
+    }
+    this.out.workloads.push({
+      source: this.doc,
+      kind: 'Pod',
+      namespace: this.namespace,
+      name: this.name,
+      pods: pod.spec.nodeName ? 0 : 1,
+    });
+  }
+
+  private template(spec: Spec, at: string): PodTemplateSpec {
+    const template = spec.template;
+    if (!isRecord(template)) throw this.error(at, 'required: a pod template');
+    const podSpec = template.spec;
+    if (
+      !isRecord(podSpec) ||
+      !Array.isArray(podSpec.containers) ||
+      podSpec.containers.length === 0
+    ) {
+      throw this.error(`${at}.spec.containers`, 'required: at least one container');
+    }
+    this.checkResources(podSpec, `${at}.spec`);
+    return template as PodTemplateSpec;
+  }
+
+  private checkResources(podSpec: Spec, at: string): void {
+    const check = this.checkQuantity;
+    const visit = (resources: unknown, where: string): void => {
+      if (resources === undefined || resources === null) return;
+      if (!isRecord(resources)) throw this.error(where, 'must be a mapping');
+      for (const part of ['requests', 'limits'] as const) {
+        const list = resources[part];
+        if (list === undefined || list === null) continue;
+        if (!isRecord(list))
+          throw this.error(`${where}.${part}`, 'must be a mapping of resource name to quantity');
+        for (const [name, value] of Object.entries(list)) {
+          const field = `${where}.${part}.${name}`;
+          if (typeof value !== 'string' && typeof value !== 'number') {
+            throw this.error(
+              field,
+              `must be a quantity (e.g. "500m", "1Gi"), got ${JSON.stringify(value)}`,
+            );
+          }
+          if (check) {
+            try {
+              check(value);
+            } catch (cause) {
+              throw this.error(field, (cause as Error).message, cause);
+            }
+          }
+        }
+      }
+    };
+    for (const list of ['initContainers', 'containers'] as const) {
+      const containers = podSpec[list];
+      if (containers === undefined || containers === null) continue;
+      if (!Array.isArray(containers))
+        throw this.error(`${at}.${list}`, 'must be a list of containers');
+      containers.forEach((container: unknown, i) => {
+        if (!isRecord(container))
+          throw this.error(`${at}.${list}[${i}]`, 'must be a container mapping');
+        visit(container.resources, `${at}.${list}[${i}].resources`);
+      });
+    }
+    visit(podSpec.resources, `${at}.resources`);
+    if (podSpec.overhead !== undefined) visit({ requests: podSpec.overhead }, `${at}.overhead`);
+  }
+
+  private count(spec: Spec, key: string, field: string, fallback: number): number {
+    const value = spec[key];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      throw this.error(field, `must be a non-negative integer, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  }
+
+  private makePod(
+    template: PodTemplateSpec,
+    name: string,
+    ownerRef: OwnerRef,
+    labels: Record<string, string>,
+  ): Pod {
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: this.namespace,
+        uid: stableUid('Pod', this.namespace, name),
+        creationTimestamp: this.now,
+        labels: { ...(template.metadata?.labels ?? {}), ...labels },
+        ...(template.metadata?.annotations
+          ? { annotations: { ...template.metadata.annotations } }
+          : {}),
+        ownerReferences: [{ ...ownerRef, controller: true, blockOwnerDeletion: true }],
+      },
+      spec: structuredClone(template.spec!),
+      status: { phase: 'Pending', conditions: [this.unschedulable()] },
+    };
+    return applyPodDefaults(pod, this.namespace);
+  }
+
+  private addPending(pod: Pod): void {
+    this.out.pending.push(pod);
+    this.out.origin.set(pod, this.doc);
+    this.made++;
+  }
+
+  private unschedulable(): NonNullable<NonNullable<Pod['status']>['conditions']>[number] {
+    return {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      lastTransitionTime: this.now,
+    };
+  }
+
+  private ownerRef(kind: string, name: string): OwnerRef {
+    const apiVersion =
+      kind === 'Job' ? 'batch/v1' : kind === 'ReplicationController' ? 'v1' : 'apps/v1';
+    return { apiVersion, kind, name, uid: stableUid(kind, this.namespace, name) };
+  }
+
+  private error(field: string, message: string, cause?: unknown): ManifestError {
+    return new ManifestError(
+      this.doc.file,
+      this.doc.document,
+      message,
+      fieldPath(this.doc, field),
+      undefined,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
+
+interface OwnerRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,120 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CliError, ManifestError } from '../src/errors.js';
+import { loadManifests, loadManifestsStrict } from '../src/manifests/load.js';
+import { parseManifestText } from '../src/manifests/parse.js';
+
+async function folder(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'karpenter-cli-'));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('parseManifestText', () => {
+  it('tags each object of a multi-document file with its 1-based document number', () => {
+    const text = 'apiVersion: v1\nkind: A\n---\n# only a comment\n---\napiVersion: v1\nkind: B\n';
+    const { documents, errors } = parseManifestText(text, 'f.yaml');
+    expect(errors).toEqual([]);
+    expect(documents.map((d) => [d.object.kind, d.document, d.path])).toEqual([
+      ['A', 1, ''],
+      ['B', 3, ''],
+    ]);
+  });
+
+  it('flattens a List and a top-level array into their items with the item path', () => {
+    const list = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [{ apiVersion: 'v1', kind: 'Pod' }],
+    });
+    expect(parseManifestText(list, 'l.json').documents[0]).toMatchObject({
+      document: 1,
+      path: 'items[0]',
+    });
+    const array = JSON.stringify([
+      { apiVersion: 'v1', kind: 'X' },
+      { apiVersion: 'v1', kind: 'Y' },
+    ]);
+    expect(parseManifestText(array, 'a.json').documents.map((d) => d.path)).toEqual(['[0]', '[1]']);
+  });
+
+  it('reports malformed YAML as one line file:document:line and keeps the other documents', () => {
+    const text =
+      'apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: [B\nmetadata: {}\n---\napiVersion: v1\nkind: C\n';
+    const { documents, errors } = parseManifestText(text, 'bad.yaml');
+    expect(documents.map((d) => d.object.kind)).toEqual(['A', 'C']);
+    expect(errors).toHaveLength(1);
+    const message = errors[0]!.message;
+    expect(message).toMatch(/^bad\.yaml:2:\d+ \S/);
+    expect(message).not.toContain('\n');
+  });
+
+  it('reports duplicate keys with the line of the duplicate', () => {
+    const { errors } = parseManifestText('apiVersion: v1\nkind: A\nkind: B\n', 'dup.yaml');
+    expect(errors[0]?.message).toBe('dup.yaml:1:3 Map keys must be unique');
+  });
+
+  it('names the missing field when a document has no kind or apiVersion', () => {
+    expect(parseManifestText('apiVersion: v1\nmetadata: {}\n', 'k.yaml').errors[0]?.message).toBe(
+      'k.yaml:1 kind: required: a non-empty string',
+    );
+    expect(parseManifestText('- 1\n', 's.yaml').errors[0]?.message).toBe(
+      's.yaml:1 [0]: expected a Kubernetes object (a mapping), got number',
+    );
+  });
+});
+
+describe('loadManifests', () => {
+  it('walks folders recursively in sorted order, reading .yaml, .yml and .json only', async () => {
+    const dir = await folder({
+      'b.yaml': 'apiVersion: v1\nkind: B\n',
+      'a/z.yml': 'apiVersion: v1\nkind: Z\n',
+      'a/y.json': '{"apiVersion": "v1", "kind": "Y"}',
+      'notes.txt': 'not a manifest',
+      '.hidden/h.yaml': 'apiVersion: v1\nkind: H\n',
+    });
+    const result = await loadManifests([dir]);
+    expect(result.documents.map((d) => d.object.kind)).toEqual(['Y', 'Z', 'B']);
+    expect(result.files.map((f) => f.slice(dir.length + 1))).toEqual([
+      'a/y.json',
+      'a/z.yml',
+      'b.yaml',
+    ]);
+  });
+
+  it('reads a file named explicitly whatever its extension, and standard input for -', async () => {
+    const dir = await folder({ 'pods.txt': 'apiVersion: v1\nkind: P\n' });
+    const result = await loadManifests(
+      [join(dir, 'pods.txt'), '-'],
+      async () => 'apiVersion: v1\nkind: S\n',
+    );
+    expect(
+      result.documents.map((d) => [d.object.kind, d.file.endsWith('pods.txt') || d.file]),
+    ).toEqual([
+      ['P', true],
+      ['S', '<stdin>'],
+    ]);
+  });
+
+  it('fails with one line for a missing path or an empty folder', async () => {
+    await expect(loadManifests(['/no/such/path'])).rejects.toThrow(
+      new CliError('/no/such/path: no such file or folder'),
+    );
+    const dir = await folder({ 'x.txt': '' });
+    await expect(loadManifests([dir])).rejects.toThrow(
+      /no \.yaml, \.yml or \.json file in this folder$/,
+    );
+  });
+
+  it('strict loading raises the first malformed document', async () => {
+    const dir = await folder({ 'x.yaml': 'apiVersion: v1\nkind: A\n---\nkind: : :\n' });
+    const error = await loadManifestsStrict([dir]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ManifestError);
+    expect((error as ManifestError).document).toBe(2);
+  });
+});
