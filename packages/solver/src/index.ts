@@ -1,1 +1,19 @@
-export {};
+export type { Solver, SolverCatalog, SolverKind } from './types.js';
+export { createSolver } from './create-solver.js';
+export { TsSolver, createTsSolver } from './ts-solver.js';
+export {
+  WasmSolver,
+  SOLVER_WASM_URL,
+  createWasmSolver,
+  createWasmSolverSync,
+} from './wasm-solver.js';
+export { validateCatalog, MAX_CATALOG_ROWS, type CatalogShape } from './catalog-validation.js';
+export {
+  maskWordsFor,
+  lastWordMask,
+  fullMask,
+  maskFromRows,
+  rowsOfMask,
+  countRows,
+  popcount32,
+} from './masks.js';

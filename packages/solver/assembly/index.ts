@@ -1,0 +1,406 @@
+// The solver core in AssemblyScript, compiled to build/solver.wasm (see ../README.md).
+//
+// Everything lives in linear memory as struct-of-arrays regions carved from a bump arena that
+// `reset` rewinds. The host (src/wasm-solver.ts) writes one pod's requests and one mask into
+// fixed scratch regions and then calls an export; nothing is allocated per call.
+//
+// Resource vectors use a stride of `RP` = resourceCount rounded up to even, so rows and request
+// vectors are whole f64x2 lanes; padding lanes hold 0 in every vector, and 0 <= 0 keeps them
+// neutral in fit checks. Headroom padding is also 0 (or -inf for a claim with no rows left).
+
+// ---- layout -----------------------------------------------------------------------------------
+
+let T: i32 = 0; // catalog rows
+let R: i32 = 0; // resources
+let RP: i32 = 0; // resource stride (R rounded up to even)
+let W: i32 = 0; // mask words = ceil(T / 32)
+let lastWordMask: u32 = 0; // valid bits of word W-1
+
+let arenaTop: usize = 0;
+
+// scratch regions the host writes/reads
+let reqP: usize = 0; // RP f64: the pod's requests
+let maskP: usize = 0; // W u32: the pod's (or claim's) mask
+let outP: usize = 0; // W u32: result mask
+let sumP: usize = 0; // RP f64: claim requests + pod requests (internal)
+let boundP: usize = 0; // RP f64: a bucket bound being recomputed (internal)
+let allocP: usize = 0; // T*RP f64: allocatable, row-major
+
+// claims, capacity cCap (a multiple of 32), cWords = cCap / 32
+let cCap: i32 = 0;
+let cWords: i32 = 0;
+let cCount: i32 = 0;
+let creqP: usize = 0; // cCap*RP f64: summed requests
+let headP: usize = 0; // cCap*RP f64: max allocatable over surviving rows (-inf if none)
+let cmaskP: usize = 0; // cCap*W u32: option masks
+let podsP: usize = 0; // cCap i32: pod counts
+let openP: usize = 0; // cCap u8: 1 while open
+
+// buckets by pod count, capacity pCap; pTop = highest pod count any open claim has had
+let pCap: i32 = 0;
+let pTop: i32 = 0;
+let bbitsP: usize = 0; // pCap*cWords u32: members of each bucket, bit per claim id
+let bcountP: usize = 0; // pCap i32: members per bucket
+let bmaxP: usize = 0; // pCap*RP f64: upper bound of (headroom - requests) over members
+
+// ---- arena ------------------------------------------------------------------------------------
+
+function arenaAlloc(bytes: usize): usize {
+  const ptr = (arenaTop + 15) & ~(<usize>15);
+  const end = ptr + bytes;
+  const have = (<usize>memory.size()) << 16;
+  if (end > have) {
+    const pages = <i32>((end - have + 0xffff) >>> 16);
+    if (memory.grow(max(pages, memory.size())) < 0) {
+      if (memory.grow(pages) < 0) unreachable();
+    }
+  }
+  arenaTop = end;
+  return ptr;
+}
+
+function fillF64(ptr: usize, count: i32, value: f64): void {
+  for (let i = 0; i < count; i++) store<f64>(ptr + (<usize>i << 3), value);
+}
+
+// ---- host API: layout ---------------------------------------------------------------------------
+
+/** Forgets everything and lays out a catalog of `typeCount` rows × `resourceCount` columns. */
+export function reset(typeCount: i32, resourceCount: i32): void {
+  arenaTop = __heap_base;
+  T = typeCount;
+  R = resourceCount;
+  RP = (resourceCount + 1) & ~1;
+  W = (typeCount + 31) >>> 5;
+  lastWordMask = typeCount & 31 ? (<u32>1 << (typeCount & 31)) - 1 : 0xffffffff;
+  reqP = arenaAlloc(<usize>RP << 3);
+  sumP = arenaAlloc(<usize>RP << 3);
+  boundP = arenaAlloc(<usize>RP << 3);
+  maskP = arenaAlloc(<usize>W << 2);
+  outP = arenaAlloc(<usize>W << 2);
+  allocP = arenaAlloc((<usize>T * RP) << 3);
+  memory.fill(reqP, 0, arenaTop - reqP);
+  cCap = 0;
+  cWords = 0;
+  cCount = 0;
+  pCap = 0;
+  pTop = 0;
+  growClaims(64);
+  growBuckets(16);
+}
+
+export function stride(): i32 {
+  return RP;
+}
+export function requestsPtr(): usize {
+  return reqP;
+}
+export function maskPtr(): usize {
+  return maskP;
+}
+export function outPtr(): usize {
+  return outP;
+}
+export function allocatablePtr(): usize {
+  return allocP;
+}
+export function claimCount(): i32 {
+  return cCount;
+}
+export function claimRequestsPtr(claim: i32): usize {
+  return creqP + ((<usize>claim * RP) << 3);
+}
+export function claimMaskPtr(claim: i32): usize {
+  return cmaskP + ((<usize>claim * W) << 2);
+}
+export function claimPods(claim: i32): i32 {
+  return load<i32>(podsP + (<usize>claim << 2));
+}
+
+// ---- growth -------------------------------------------------------------------------------------
+
+function growClaims(newCap: i32): void {
+  const newWords = newCap >>> 5;
+  const vecBytes = (<usize>RP) << 3;
+  const creq = arenaAlloc(<usize>newCap * vecBytes);
+  const head = arenaAlloc(<usize>newCap * vecBytes);
+  const cmask = arenaAlloc((<usize>newCap * W) << 2);
+  const pods = arenaAlloc(<usize>newCap << 2);
+  const open = arenaAlloc(<usize>newCap);
+  const bbits = arenaAlloc((<usize>pCap * newWords) << 2);
+  if (cCount > 0) {
+    memory.copy(creq, creqP, <usize>cCount * vecBytes);
+    memory.copy(head, headP, <usize>cCount * vecBytes);
+    memory.copy(cmask, cmaskP, (<usize>cCount * W) << 2);
+    memory.copy(pods, podsP, <usize>cCount << 2);
+    memory.copy(open, openP, <usize>cCount);
+  }
+  memory.fill(bbits, 0, (<usize>pCap * newWords) << 2);
+  for (let p = 0; p < pCap; p++) {
+    memory.copy(bbits + ((<usize>p * newWords) << 2), bbitsP + ((<usize>p * cWords) << 2), <usize>cWords << 2);
+  }
+  creqP = creq;
+  headP = head;
+  cmaskP = cmask;
+  podsP = pods;
+  openP = open;
+  bbitsP = bbits;
+  cCap = newCap;
+  cWords = newWords;
+}
+
+function growBuckets(newCap: i32): void {
+  const bbits = arenaAlloc((<usize>newCap * cWords) << 2);
+  const bcount = arenaAlloc(<usize>newCap << 2);
+  const bmax = arenaAlloc((<usize>newCap * RP) << 3);
+  memory.fill(bbits, 0, (<usize>newCap * cWords) << 2);
+  memory.fill(bcount, 0, <usize>newCap << 2);
+  fillF64(bmax, newCap * RP, -Infinity);
+  if (pCap > 0) {
+    memory.copy(bbits, bbitsP, (<usize>pCap * cWords) << 2);
+    memory.copy(bcount, bcountP, <usize>pCap << 2);
+    memory.copy(bmax, bmaxP, (<usize>pCap * RP) << 3);
+  }
+  bbitsP = bbits;
+  bcountP = bcount;
+  bmaxP = bmax;
+  pCap = newCap;
+}
+
+// ---- vector helpers -------------------------------------------------------------------------------
+
+// @ts-ignore: decorator
+@inline function vecFits(need: usize, have: usize): bool {
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    if (!i64x2.all_true(f64x2.le(v128.load(need + off), v128.load(have + off)))) return false;
+  }
+  return true;
+}
+
+// sum = a + b, RP lanes
+// @ts-ignore: decorator
+@inline function vecAdd(sum: usize, a: usize, b: usize): void {
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    v128.store(sum + off, f64x2.add(v128.load(a + off), v128.load(b + off)));
+  }
+}
+
+// Does `claimRequests + pod requests <= headroom` hold? (the O(R) quick rejection)
+// @ts-ignore: decorator
+@inline function headroomFits(claim: i32, req: usize): bool {
+  const base = (<usize>claim * RP) << 3;
+  const c = creqP + base;
+  const h = headP + base;
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    const s = f64x2.add(v128.load(c + off), v128.load(req + off));
+    if (!i64x2.all_true(f64x2.le(s, v128.load(h + off)))) return false;
+  }
+  return true;
+}
+
+function rowPtr(t: i32): usize {
+  return allocP + ((<usize>t * RP) << 3);
+}
+
+// Recomputes a claim's headroom from its mask: per-resource max over rows, -inf with no rows.
+function computeHeadroom(claim: i32): void {
+  const h = headP + ((<usize>claim * RP) << 3);
+  const m = cmaskP + ((<usize>claim * W) << 2);
+  let any = false;
+  for (let w = 0; w < W; w++) {
+    let bits = load<u32>(m + (<usize>w << 2));
+    while (bits) {
+      const t = (w << 5) + <i32>ctz(bits);
+      bits &= bits - 1;
+      const row = rowPtr(t);
+      if (!any) {
+        memory.copy(h, row, <usize>RP << 3);
+        any = true;
+      } else {
+        for (let k = 0; k < RP; k += 2) {
+          const off = <usize>k << 3;
+          v128.store(h + off, f64x2.max(v128.load(h + off), v128.load(row + off)));
+        }
+      }
+    }
+  }
+  if (!any) fillF64(h, RP, -Infinity);
+}
+
+// Copies the scratch mask into `dst`, clearing bits at or beyond typeCount.
+function storeMask(dst: usize): void {
+  if (W == 0) return;
+  memory.copy(dst, maskP, <usize>W << 2);
+  const last = dst + (<usize>(W - 1) << 2);
+  store<u32>(last, load<u32>(last) & lastWordMask);
+}
+
+// ---- buckets ------------------------------------------------------------------------------------
+
+function bucketAdd(claim: i32): void {
+  const p = load<i32>(podsP + (<usize>claim << 2));
+  if (p >= pCap) {
+    let cap = pCap;
+    while (cap <= p) cap <<= 1;
+    growBuckets(cap);
+  }
+  if (p > pTop) pTop = p;
+  const word = bbitsP + ((<usize>p * cWords + (<usize>claim >>> 5)) << 2);
+  store<u32>(word, load<u32>(word) | (<u32>1 << (claim & 31)));
+  const cnt = bcountP + (<usize>p << 2);
+  store<i32>(cnt, load<i32>(cnt) + 1);
+  // the bucket bound only ever loosens here; findClaim tightens it on full scans
+  const bm = bmaxP + ((<usize>p * RP) << 3);
+  const base = (<usize>claim * RP) << 3;
+  const c = creqP + base;
+  const h = headP + base;
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    const slack = f64x2.sub(v128.load(h + off), v128.load(c + off));
+    v128.store(bm + off, f64x2.max(v128.load(bm + off), slack));
+  }
+}
+
+function bucketRemove(claim: i32): void {
+  const p = load<i32>(podsP + (<usize>claim << 2));
+  const word = bbitsP + ((<usize>p * cWords + (<usize>claim >>> 5)) << 2);
+  store<u32>(word, load<u32>(word) & ~(<u32>1 << (claim & 31)));
+  const cnt = bcountP + (<usize>p << 2);
+  const left = load<i32>(cnt) - 1;
+  store<i32>(cnt, left);
+  if (left == 0) fillF64(bmaxP + ((<usize>p * RP) << 3), RP, -Infinity);
+}
+
+// ---- host API: operations -------------------------------------------------------------------------
+
+/** Rows of the scratch mask that fit the scratch requests, into the out region; returns the count. */
+export function fitTypes(): i32 {
+  let count = 0;
+  for (let w = 0; w < W; w++) {
+    let bits = load<u32>(maskP + (<usize>w << 2));
+    if (w == W - 1) bits &= lastWordMask;
+    let result: u32 = 0;
+    while (bits) {
+      const b = ctz(bits);
+      bits &= bits - 1;
+      if (vecFits(reqP, rowPtr((w << 5) + <i32>b))) result |= <u32>1 << b;
+    }
+    store<u32>(outP + (<usize>w << 2), result);
+    count += <i32>popcnt(result);
+  }
+  return count;
+}
+
+/** Opens a claim with the scratch requests and mask, zero pods; returns its id. */
+export function openClaim(): i32 {
+  if (cCount == cCap) growClaims(cCap << 1);
+  const id = cCount++;
+  memory.copy(creqP + ((<usize>id * RP) << 3), reqP, <usize>RP << 3);
+  storeMask(cmaskP + ((<usize>id * W) << 2));
+  store<i32>(podsP + (<usize>id << 2), 0);
+  store<u8>(openP + <usize>id, 1);
+  computeHeadroom(id);
+  bucketAdd(id);
+  return id;
+}
+
+// Is there a row in claimMask & scratch mask that covers claimRequests + scratch requests?
+function claimHasFit(claim: i32): bool {
+  vecAdd(sumP, creqP + ((<usize>claim * RP) << 3), reqP);
+  const m = cmaskP + ((<usize>claim * W) << 2);
+  for (let w = 0; w < W; w++) {
+    let bits = load<u32>(m + (<usize>w << 2)) & load<u32>(maskP + (<usize>w << 2));
+    while (bits) {
+      const t = (w << 5) + <i32>ctz(bits);
+      bits &= bits - 1;
+      if (vecFits(sumP, rowPtr(t))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The open claim with the smallest (podCount, id) above `after`'s key that fits the scratch
+ * requests within the scratch mask, or -1. Walks buckets in pod-count order and, inside a
+ * bucket, claim ids in ascending order; a bucket whose bound rejects the pod is skipped in O(R).
+ */
+export function findClaim(after: i32): i32 {
+  let p = 0;
+  let startId = 0;
+  if (after >= 0) {
+    p = load<i32>(podsP + (<usize>after << 2));
+    startId = after + 1;
+  }
+  for (; p <= pTop; p++, startId = 0) {
+    if (load<i32>(bcountP + (<usize>p << 2)) == 0) continue;
+    const bm = bmaxP + ((<usize>p * RP) << 3);
+    if (!vecFits(reqP, bm)) continue;
+    const full = startId == 0;
+    // a full scan that finds nothing recomputes the bound exactly, in place
+    if (full) fillF64(boundP, RP, -Infinity);
+    const bits0 = bbitsP + ((<usize>p * cWords) << 2);
+    const usedWords = (cCount + 31) >>> 5;
+    for (let w = startId >>> 5; w < usedWords; w++) {
+      let bits = load<u32>(bits0 + (<usize>w << 2));
+      if (w == startId >>> 5) bits &= <u32>0xffffffff << (startId & 31);
+      while (bits) {
+        const c = (w << 5) + <i32>ctz(bits);
+        bits &= bits - 1;
+        if (full) {
+          const base = (<usize>c * RP) << 3;
+          for (let k = 0; k < RP; k += 2) {
+            const off = <usize>k << 3;
+            const slack = f64x2.sub(v128.load(headP + base + off), v128.load(creqP + base + off));
+            v128.store(boundP + off, f64x2.max(v128.load(boundP + off), slack));
+          }
+        }
+        if (headroomFits(c, reqP) && claimHasFit(c)) return c;
+      }
+    }
+    if (full) memory.copy(bm, boundP, <usize>RP << 3);
+  }
+  return -1;
+}
+
+/** claimMask & scratch mask & fit(claimRequests + scratch requests), into out; returns the count. */
+export function claimFit(claim: i32): i32 {
+  vecAdd(sumP, creqP + ((<usize>claim * RP) << 3), reqP);
+  const m = cmaskP + ((<usize>claim * W) << 2);
+  let count = 0;
+  for (let w = 0; w < W; w++) {
+    let bits = load<u32>(m + (<usize>w << 2)) & load<u32>(maskP + (<usize>w << 2));
+    let result: u32 = 0;
+    while (bits) {
+      const b = ctz(bits);
+      bits &= bits - 1;
+      if (vecFits(sumP, rowPtr((w << 5) + <i32>b))) result |= <u32>1 << b;
+    }
+    store<u32>(outP + (<usize>w << 2), result);
+    count += <i32>popcnt(result);
+  }
+  return count;
+}
+
+/** Adds a pod: requests += scratch requests, podCount += 1, mask = scratch mask. */
+export function commit(claim: i32): void {
+  const isOpen = load<u8>(openP + <usize>claim) != 0;
+  if (isOpen) bucketRemove(claim);
+  const c = creqP + ((<usize>claim * RP) << 3);
+  vecAdd(c, c, reqP);
+  const pp = podsP + (<usize>claim << 2);
+  store<i32>(pp, load<i32>(pp) + 1);
+  storeMask(cmaskP + ((<usize>claim * W) << 2));
+  computeHeadroom(claim);
+  if (isOpen) bucketAdd(claim);
+}
+
+/** Removes a claim from findClaim's candidates. */
+export function close(claim: i32): void {
+  const o = openP + <usize>claim;
+  if (load<u8>(o) == 0) return;
+  bucketRemove(claim);
+  store<u8>(o, 0);
+}

@@ -1,0 +1,353 @@
+import { checkAfter, checkClaim, checkMask, checkRequests } from './argument-checks.js';
+import { validateCatalog } from './catalog-validation.js';
+import { lastWordMask, popcount32 as popcount } from './masks.js';
+import type { Solver, SolverCatalog } from './types.js';
+
+const INITIAL_CLAIMS = 64;
+const INITIAL_BUCKETS = 16;
+
+// Index of the lowest set bit of a non-zero 32-bit word.
+function ctz(bits: number): number {
+  return 31 - Math.clz32(bits & -bits);
+}
+
+/**
+ * The plain TypeScript twin of the WASM core (assembly/index.ts): the same struct-of-arrays
+ * state, the same pod-count buckets and bounds, and therefore the same answers. It is the
+ * reference the WASM build is tested against and the fallback where WASM is unavailable.
+ *
+ * State, all typed arrays (C = claim capacity, P = bucket capacity, R = resources, W = mask words):
+ * allocatable T×R; per claim requests C×R, headroom C×R (max allocatable over the claim's
+ * surviving rows, -Infinity with none), mask C×W, pod count C, open flag C; per pod count p a
+ * bitset of open claims (P × C/32), a member count, and an upper bound P×R of
+ * `headroom - requests` over the members that `findClaim` tightens when it scans a bucket fully.
+ */
+export class TsSolver implements Solver {
+  readonly kind = 'ts' as const;
+  typeCount = 0;
+  resourceCount = 0;
+  maskWords = 0;
+  claimCount = 0;
+
+  private lastMask = 0;
+  private allocatable = new Float64Array(0);
+  private bound = new Float64Array(0);
+  private sumBuf = new Float64Array(0);
+
+  private claimCap = 0;
+  private claimWords = 0;
+  private requests = new Float64Array(0);
+  private headroom = new Float64Array(0);
+  private masks = new Uint32Array(0);
+  private pods = new Int32Array(0);
+  private open = new Uint8Array(0);
+
+  private bucketCap = 0;
+  private bucketTop = 0;
+  private bucketBits = new Uint32Array(0);
+  private bucketCount = new Int32Array(0);
+  private bucketMax = new Float64Array(0);
+
+  constructor() {
+    this.reset(0, 0);
+  }
+
+  load(catalog: SolverCatalog): void {
+    const shape = validateCatalog(catalog);
+    this.reset(shape.typeCount, shape.resourceCount);
+    this.allocatable = Float64Array.from(catalog.allocatable);
+  }
+
+  fitTypes(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number {
+    const R = this.resourceCount;
+    checkRequests(requests, R, 'requests');
+    checkMask(inMask, this.maskWords, 'inMask');
+    checkMask(out, this.maskWords, 'out');
+    const alloc = this.allocatable;
+    const W = this.maskWords;
+    let count = 0;
+    for (let w = 0; w < W; w++) {
+      let bits = inMask[w]!;
+      if (w === W - 1) bits &= this.lastMask;
+      let result = 0;
+      while (bits !== 0) {
+        const b = ctz(bits);
+        bits &= bits - 1;
+        if (fits(requests, alloc, ((w << 5) + b) * R, R)) result |= 1 << b;
+      }
+      out[w] = result;
+      count += popcount(result);
+    }
+    return count;
+  }
+
+  openClaim(requests: Float64Array, mask: Uint32Array): number {
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(mask, this.maskWords, 'mask');
+    if (this.claimCount === this.claimCap) this.growClaims(this.claimCap * 2);
+    const id = this.claimCount++;
+    this.requests.set(requests, id * this.resourceCount);
+    this.storeMask(id, mask);
+    this.pods[id] = 0;
+    this.open[id] = 1;
+    this.computeHeadroom(id);
+    this.bucketAdd(id);
+    return id;
+  }
+
+  findClaim(requests: Float64Array, podMask: Uint32Array, after: number): number {
+    const R = this.resourceCount;
+    checkRequests(requests, R, 'requests');
+    checkMask(podMask, this.maskWords, 'podMask');
+    checkAfter(after, this.claimCount);
+    const { bucketBits, bucketCount, bucketMax, headroom, bound } = this;
+    const claimReq = this.requests;
+    const words = this.claimWords;
+    const usedWords = (this.claimCount + 31) >>> 5;
+    let p = 0;
+    let startId = 0;
+    if (after >= 0) {
+      p = this.pods[after]!;
+      startId = after + 1;
+    }
+    for (; p <= this.bucketTop; p++, startId = 0) {
+      if (bucketCount[p] === 0) continue;
+      if (!fits(requests, bucketMax, p * R, R)) continue;
+      // a full scan that finds nothing recomputes the bucket's bound exactly
+      const full = startId === 0;
+      if (full) bound.fill(-Infinity);
+      const firstWord = startId >>> 5;
+      for (let w = firstWord; w < usedWords; w++) {
+        let bits = bucketBits[p * words + w]!;
+        if (w === firstWord) bits &= 0xffffffff << (startId & 31);
+        while (bits !== 0) {
+          const c = (w << 5) + ctz(bits);
+          bits &= bits - 1;
+          const base = c * R;
+          if (full) {
+            for (let r = 0; r < R; r++) {
+              bound[r] = Math.max(bound[r]!, headroom[base + r]! - claimReq[base + r]!);
+            }
+          }
+          // quick rejection: the pod must fit the claim's per-resource maximum
+          let quick = true;
+          for (let r = 0; r < R; r++) {
+            if (!(claimReq[base + r]! + requests[r]! <= headroom[base + r]!)) {
+              quick = false;
+              break;
+            }
+          }
+          if (quick && this.claimHasFit(c, requests, podMask)) return c;
+        }
+      }
+      if (full) bucketMax.set(bound, p * R);
+    }
+    return -1;
+  }
+
+  claimFit(claim: number, requests: Float64Array, podMask: Uint32Array, out: Uint32Array): number {
+    const R = this.resourceCount;
+    const W = this.maskWords;
+    checkClaim(claim, this.claimCount);
+    checkRequests(requests, R, 'requests');
+    checkMask(podMask, W, 'podMask');
+    checkMask(out, W, 'out');
+    const sum = this.sumOf(claim, requests);
+    const alloc = this.allocatable;
+    const masks = this.masks;
+    let count = 0;
+    for (let w = 0; w < W; w++) {
+      let bits = masks[claim * W + w]! & podMask[w]!;
+      let result = 0;
+      while (bits !== 0) {
+        const b = ctz(bits);
+        bits &= bits - 1;
+        if (fits(sum, alloc, ((w << 5) + b) * R, R)) result |= 1 << b;
+      }
+      out[w] = result;
+      count += popcount(result);
+    }
+    return count;
+  }
+
+  commit(claim: number, requests: Float64Array, mask: Uint32Array): void {
+    const R = this.resourceCount;
+    checkClaim(claim, this.claimCount);
+    checkRequests(requests, R, 'requests');
+    checkMask(mask, this.maskWords, 'mask');
+    const isOpen = this.open[claim] === 1;
+    if (isOpen) this.bucketRemove(claim);
+    for (let r = 0; r < R; r++) this.requests[claim * R + r]! += requests[r]!;
+    this.pods[claim]! += 1;
+    this.storeMask(claim, mask);
+    this.computeHeadroom(claim);
+    if (isOpen) this.bucketAdd(claim);
+  }
+
+  close(claim: number): void {
+    checkClaim(claim, this.claimCount);
+    if (this.open[claim] !== 1) return;
+    this.bucketRemove(claim);
+    this.open[claim] = 0;
+  }
+
+  claimRequests(claim: number): Float64Array {
+    checkClaim(claim, this.claimCount);
+    const R = this.resourceCount;
+    return this.requests.slice(claim * R, claim * R + R);
+  }
+
+  claimMask(claim: number): Uint32Array {
+    checkClaim(claim, this.claimCount);
+    const W = this.maskWords;
+    return this.masks.slice(claim * W, claim * W + W);
+  }
+
+  claimPods(claim: number): number {
+    checkClaim(claim, this.claimCount);
+    return this.pods[claim]!;
+  }
+
+  private reset(typeCount: number, resourceCount: number): void {
+    this.typeCount = typeCount;
+    this.resourceCount = resourceCount;
+    this.maskWords = (typeCount + 31) >>> 5;
+    this.lastMask = lastWordMask(typeCount);
+    this.allocatable = new Float64Array(typeCount * resourceCount);
+    this.sumBuf = new Float64Array(resourceCount);
+    this.bound = new Float64Array(resourceCount);
+    this.claimCount = 0;
+    this.claimCap = 0;
+    this.claimWords = 0;
+    this.bucketCap = 0;
+    this.bucketTop = 0;
+    this.bucketBits = new Uint32Array(0);
+    this.growClaims(INITIAL_CLAIMS);
+    this.growBuckets(INITIAL_BUCKETS);
+  }
+
+  private growClaims(cap: number): void {
+    const R = this.resourceCount;
+    const W = this.maskWords;
+    const words = cap >>> 5;
+    const grow = <A extends Float64Array | Uint32Array | Int32Array | Uint8Array>(
+      old: A,
+      fresh: A,
+    ): A => {
+      fresh.set(old.subarray(0, Math.min(old.length, fresh.length)) as never);
+      return fresh;
+    };
+    this.requests = grow(this.requests, new Float64Array(cap * R));
+    this.headroom = grow(this.headroom, new Float64Array(cap * R));
+    this.masks = grow(this.masks, new Uint32Array(cap * W));
+    this.pods = grow(this.pods, new Int32Array(cap));
+    this.open = grow(this.open, new Uint8Array(cap));
+    const bits = new Uint32Array(this.bucketCap * words);
+    for (let p = 0; p < this.bucketCap; p++) {
+      const from = p * this.claimWords;
+      bits.set(this.bucketBits.subarray(from, from + this.claimWords), p * words);
+    }
+    this.bucketBits = bits;
+    this.claimCap = cap;
+    this.claimWords = words;
+  }
+
+  private growBuckets(cap: number): void {
+    const R = this.resourceCount;
+    const bits = new Uint32Array(cap * this.claimWords);
+    bits.set(this.bucketBits);
+    const count = new Int32Array(cap);
+    count.set(this.bucketCount.subarray(0, this.bucketCap));
+    const max = new Float64Array(cap * R).fill(-Infinity);
+    max.set(this.bucketMax.subarray(0, this.bucketCap * R));
+    this.bucketBits = bits;
+    this.bucketCount = count;
+    this.bucketMax = max;
+    this.bucketCap = cap;
+  }
+
+  private storeMask(claim: number, mask: Uint32Array): void {
+    const W = this.maskWords;
+    if (W === 0) return;
+    this.masks.set(mask, claim * W);
+    this.masks[claim * W + W - 1]! &= this.lastMask;
+  }
+
+  private computeHeadroom(claim: number): void {
+    const R = this.resourceCount;
+    const W = this.maskWords;
+    const alloc = this.allocatable;
+    const head = this.headroom;
+    const base = claim * R;
+    head.fill(-Infinity, base, base + R);
+    for (let w = 0; w < W; w++) {
+      let bits = this.masks[claim * W + w]!;
+      while (bits !== 0) {
+        const t = (w << 5) + ctz(bits);
+        bits &= bits - 1;
+        for (let r = 0; r < R; r++) head[base + r] = Math.max(head[base + r]!, alloc[t * R + r]!);
+      }
+    }
+  }
+
+  private bucketAdd(claim: number): void {
+    const R = this.resourceCount;
+    const p = this.pods[claim]!;
+    if (p >= this.bucketCap) {
+      let cap = this.bucketCap;
+      while (cap <= p) cap *= 2;
+      this.growBuckets(cap);
+    }
+    if (p > this.bucketTop) this.bucketTop = p;
+    this.bucketBits[p * this.claimWords + (claim >>> 5)]! |= 1 << (claim & 31);
+    this.bucketCount[p]! += 1;
+    // the bound only loosens here; findClaim tightens it on full scans
+    for (let r = 0; r < R; r++) {
+      const slack = this.headroom[claim * R + r]! - this.requests[claim * R + r]!;
+      this.bucketMax[p * R + r] = Math.max(this.bucketMax[p * R + r]!, slack);
+    }
+  }
+
+  private bucketRemove(claim: number): void {
+    const R = this.resourceCount;
+    const p = this.pods[claim]!;
+    this.bucketBits[p * this.claimWords + (claim >>> 5)]! &= ~(1 << (claim & 31));
+    const left = (this.bucketCount[p]! -= 1);
+    if (left === 0) this.bucketMax.fill(-Infinity, p * R, p * R + R);
+  }
+
+  private sumOf(claim: number, requests: Float64Array): Float64Array {
+    const R = this.resourceCount;
+    const sum = this.sumBuf;
+    for (let r = 0; r < R; r++) sum[r] = this.requests[claim * R + r]! + requests[r]!;
+    return sum;
+  }
+
+  // Is there a row in claimMask & podMask covering claimRequests + requests?
+  private claimHasFit(claim: number, requests: Float64Array, podMask: Uint32Array): boolean {
+    const R = this.resourceCount;
+    const W = this.maskWords;
+    const sum = this.sumOf(claim, requests);
+    const alloc = this.allocatable;
+    for (let w = 0; w < W; w++) {
+      let bits = this.masks[claim * W + w]! & podMask[w]!;
+      while (bits !== 0) {
+        const t = (w << 5) + ctz(bits);
+        bits &= bits - 1;
+        if (fits(sum, alloc, t * R, R)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+// Does need[r] <= have[offset + r] hold for every r?
+function fits(need: Float64Array, have: Float64Array, offset: number, R: number): boolean {
+  for (let r = 0; r < R; r++) if (!(need[r]! <= have[offset + r]!)) return false;
+  return true;
+}
+
+/** A fresh TypeScript solver with an empty catalog; call `load` before use. */
+export function createTsSolver(): TsSolver {
+  return new TsSolver();
+}

@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { checkAfter, checkClaim, checkMask, checkRequests } from './argument-checks.js';
+import { validateCatalog } from './catalog-validation.js';
+import type { Solver, SolverCatalog } from './types.js';
+import {
+  webAssembly,
+  type WasmInstance,
+  type WasmMemory,
+  type WasmModule,
+} from './webassembly-api.js';
+
+/** Where the build puts the core; resolves from src/ (tests) and from dist/ (runtime) alike. */
+export const SOLVER_WASM_URL = new URL('../build/solver.wasm', import.meta.url);
+
+/** The exports of build/solver.wasm (assembly/index.ts); pointers are byte offsets into `memory`. */
+interface CoreExports {
+  readonly memory: WasmMemory;
+  reset(typeCount: number, resourceCount: number): void;
+  stride(): number;
+  requestsPtr(): number;
+  maskPtr(): number;
+  outPtr(): number;
+  allocatablePtr(): number;
+  claimCount(): number;
+  claimRequestsPtr(claim: number): number;
+  claimMaskPtr(claim: number): number;
+  claimPods(claim: number): number;
+  fitTypes(): number;
+  openClaim(): number;
+  findClaim(after: number): number;
+  claimFit(claim: number): number;
+  commit(claim: number): void;
+  close(claim: number): void;
+}
+
+let compiled: WasmModule | undefined;
+
+function readCore(): Uint8Array {
+  try {
+    return readFileSync(fileURLToPath(SOLVER_WASM_URL));
+  } catch (cause) {
+    throw new Error(
+      `solver: cannot read the WebAssembly core at ${fileURLToPath(SOLVER_WASM_URL)}; ` +
+        'build it with `npm run build -w @karpenter-ts/solver`',
+      { cause },
+    );
+  }
+}
+
+/**
+ * The solver running in WebAssembly (assembly/index.ts compiled to build/solver.wasm).
+ *
+ * Each call copies one request vector (R float64) and one mask (W uint32) into fixed scratch
+ * regions of linear memory through cached typed-array views, then calls the export; results
+ * are copied out of a fixed output region. Views are re-created only after memory grows.
+ * Argument checks run here, before the core sees anything, so bad input never half-applies.
+ */
+export class WasmSolver implements Solver {
+  readonly kind = 'wasm' as const;
+  typeCount = 0;
+  resourceCount = 0;
+  maskWords = 0;
+
+  private readonly core: CoreExports;
+  private buffer: ArrayBuffer;
+  private f64: Float64Array;
+  private u32: Uint32Array;
+  private reqAt = 0; // Float64Array index of the requests scratch
+  private maskAt = 0; // Uint32Array index of the mask scratch
+  private outAt = 0; // Uint32Array index of the output region
+
+  constructor(instance: WasmInstance) {
+    this.core = instance.exports as unknown as CoreExports;
+    this.buffer = this.core.memory.buffer;
+    this.f64 = new Float64Array(this.buffer);
+    this.u32 = new Uint32Array(this.buffer);
+    this.reset(0, 0);
+  }
+
+  get claimCount(): number {
+    return this.core.claimCount();
+  }
+
+  load(catalog: SolverCatalog): void {
+    const { typeCount, resourceCount } = validateCatalog(catalog);
+    this.reset(typeCount, resourceCount);
+    const stride = this.core.stride();
+    const at = this.core.allocatablePtr() >>> 3;
+    const f64 = this.views();
+    const src = catalog.allocatable;
+    for (let t = 0; t < typeCount; t++) {
+      f64.set(src.subarray(t * resourceCount, (t + 1) * resourceCount), at + t * stride);
+    }
+  }
+
+  fitTypes(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number {
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(inMask, this.maskWords, 'inMask');
+    checkMask(out, this.maskWords, 'out');
+    this.put(requests, inMask);
+    const n = this.core.fitTypes();
+    this.takeOut(out);
+    return n;
+  }
+
+  openClaim(requests: Float64Array, mask: Uint32Array): number {
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(mask, this.maskWords, 'mask');
+    this.put(requests, mask);
+    return this.core.openClaim();
+  }
+
+  findClaim(requests: Float64Array, podMask: Uint32Array, after: number): number {
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(podMask, this.maskWords, 'podMask');
+    checkAfter(after, this.core.claimCount());
+    this.put(requests, podMask);
+    return this.core.findClaim(after);
+  }
+
+  claimFit(claim: number, requests: Float64Array, podMask: Uint32Array, out: Uint32Array): number {
+    checkClaim(claim, this.core.claimCount());
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(podMask, this.maskWords, 'podMask');
+    checkMask(out, this.maskWords, 'out');
+    this.put(requests, podMask);
+    const n = this.core.claimFit(claim);
+    this.takeOut(out);
+    return n;
+  }
+
+  commit(claim: number, requests: Float64Array, mask: Uint32Array): void {
+    checkClaim(claim, this.core.claimCount());
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(mask, this.maskWords, 'mask');
+    this.put(requests, mask);
+    this.core.commit(claim);
+  }
+
+  close(claim: number): void {
+    checkClaim(claim, this.core.claimCount());
+    this.core.close(claim);
+  }
+
+  claimRequests(claim: number): Float64Array {
+    checkClaim(claim, this.core.claimCount());
+    const at = this.core.claimRequestsPtr(claim) >>> 3;
+    return this.views().slice(at, at + this.resourceCount);
+  }
+
+  claimMask(claim: number): Uint32Array {
+    checkClaim(claim, this.core.claimCount());
+    this.views();
+    const at = this.core.claimMaskPtr(claim) >>> 2;
+    return this.u32.slice(at, at + this.maskWords);
+  }
+
+  claimPods(claim: number): number {
+    checkClaim(claim, this.core.claimCount());
+    return this.core.claimPods(claim);
+  }
+
+  private reset(typeCount: number, resourceCount: number): void {
+    this.core.reset(typeCount, resourceCount);
+    this.typeCount = typeCount;
+    this.resourceCount = resourceCount;
+    this.maskWords = (typeCount + 31) >>> 5;
+    this.reqAt = this.core.requestsPtr() >>> 3;
+    this.maskAt = this.core.maskPtr() >>> 2;
+    this.outAt = this.core.outPtr() >>> 2;
+  }
+
+  // Current views of linear memory; growing memory replaces its ArrayBuffer.
+  private views(): Float64Array {
+    if (this.buffer !== this.core.memory.buffer) {
+      this.buffer = this.core.memory.buffer;
+      this.f64 = new Float64Array(this.buffer);
+      this.u32 = new Uint32Array(this.buffer);
+    }
+    return this.f64;
+  }
+
+  private put(requests: Float64Array, mask: Uint32Array): void {
+    this.views().set(requests, this.reqAt);
+    this.u32.set(mask, this.maskAt);
+  }
+
+  private takeOut(out: Uint32Array): void {
+    this.views();
+    out.set(this.u32.subarray(this.outAt, this.outAt + this.maskWords));
+  }
+}
+
+/**
+ * A WASM solver, compiling build/solver.wasm synchronously on first use (a few KB, so the
+ * synchronous compile is cheap) and instantiating a fresh memory for each solver.
+ * @throws Error if the .wasm has not been built.
+ */
+export function createWasmSolverSync(): WasmSolver {
+  compiled ??= new webAssembly.Module(readCore());
+  return new WasmSolver(new webAssembly.Instance(compiled, {}));
+}
+
+/**
+ * A WASM solver, compiled and instantiated asynchronously (preferred off the hot path).
+ * @throws Error if the .wasm has not been built.
+ */
+export async function createWasmSolver(): Promise<WasmSolver> {
+  compiled ??= await webAssembly.compile(readCore());
+  return new WasmSolver(await webAssembly.instantiate(compiled, {}));
+}
