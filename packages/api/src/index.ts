@@ -4,3 +4,27 @@ export * from './types/nodepool.js';
 export * from './types/nodeclaim.js';
 export * from './types/nodeoverlay.js';
 export * from './labels.js';
+export { formatPath } from './validation/violation.js';
+export type { ApiServerAction, PathSegment, Violation } from './validation/violation.js';
+export { crdValidator, CrdDefinitionError } from './validation/crd-validator.js';
+export type {
+  CrdValidator,
+  CrdValidatorOptions,
+  ValidateOptions,
+} from './validation/crd-validator.js';
+export type { DeprecatedFields } from './validation/deprecated-fields.js';
+export type { OpenApiSchema } from './validation/openapi-to-json-schema.js';
+export { CrdFiles, crdDocument, crdPath, karpenterValidator, karpenterValidators } from './crds.js';
+export type { KarpenterKind } from './crds.js';
+export { validate, applyDefaults } from './validate.js';
+export type { ValidateObjectOptions } from './validate.js';
+export { parseManifests, validateYaml } from './manifests.js';
+export type { Manifest, ManifestOptions, ParsedManifests } from './manifests.js';
+export {
+  validateNodePoolRuntime,
+  qualifiedNameProblem,
+  labelValueProblem,
+} from './runtime-validation.js';
+export type { RuntimeValidationOptions } from './runtime-validation.js';
+export { nodePoolHash, NodePoolHashVersion } from './hash.js';
+export { parseDuration, formatDuration, DurationError } from './duration.js';

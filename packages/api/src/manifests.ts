@@ -1,0 +1,168 @@
+/**
+ * Reading manifest files: multi-document YAML into objects, and validating every document with
+ * line numbers. YAML problems (syntax errors, duplicate keys, tabs, bad indentation) become
+ * violations with the line they are on, never exceptions.
+ */
+import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { validate } from './validate.js';
+import type { ValidateObjectOptions } from './validate.js';
+import type { Violation } from './validation/violation.js';
+
+/** One object read from a manifest: its data, 0-based document index and 1-based first line. */
+export interface Manifest {
+  object: unknown;
+  document: number;
+  line: number;
+}
+
+/** Result of {@link parseManifests}: the documents that parsed, and violations for those that did not. */
+export interface ParsedManifests {
+  manifests: Manifest[];
+  violations: Violation[];
+}
+
+/** Options for {@link parseManifests} and {@link validateYaml}. */
+export interface ManifestOptions {
+  /** Shown in violations (`file`), e.g. `nodepool.yaml`. */
+  fileName?: string;
+}
+
+interface ParsedDocument {
+  doc: Document.Parsed;
+  lines: LineCounter;
+  index: number;
+}
+
+function parseDocuments(text: string): { docs: ParsedDocument[]; lines: LineCounter } {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+  });
+  const list = Array.isArray(docs) ? docs : [];
+  return { docs: list.map((doc, index) => ({ doc, lines, index })), lines };
+}
+
+/**
+ * Parses multi-document YAML. Documents with YAML errors are left out and reported as
+ * `yaml-syntax` / `duplicate-key` violations with line numbers; empty documents are skipped;
+ * a document that is not a mapping is reported as `not-an-object`.
+ */
+export function parseManifests(text: string, options: ManifestOptions = {}): ParsedManifests {
+  const manifests: Manifest[] = [];
+  const violations: Violation[] = [];
+  const { docs } = parseDocuments(text);
+  for (const { doc, lines, index } of docs) {
+    const start = lines.linePos(doc.range[0]).line;
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) {
+        const line = e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line;
+        const duplicate = e.code === 'DUPLICATE_KEY';
+        violations.push({
+          kind: '',
+          name: '',
+          path: '',
+          rule: duplicate ? 'duplicate-key' : 'yaml-syntax',
+          message: duplicate
+            ? `${firstLine(e.message)} (a key may appear once per mapping; kubectl rejects duplicate keys)`
+            : `YAML syntax error: ${firstLine(e.message)}`,
+          apiServer: 'none',
+          ...(options.fileName === undefined ? {} : { file: options.fileName }),
+          line,
+        });
+      }
+      continue;
+    }
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
+    const object = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    if (!isMap(doc.contents)) {
+      violations.push({
+        kind: '',
+        name: '',
+        path: '',
+        rule: 'not-an-object',
+        message: `document ${index + 1} is ${isSeq(doc.contents) ? 'a list' : 'a scalar'}, not a Kubernetes object (a mapping with apiVersion, kind, metadata)`,
+        apiServer: 'none',
+        ...(options.fileName === undefined ? {} : { file: options.fileName }),
+        line: start,
+      });
+      continue;
+    }
+    manifests.push({ object, document: index, line: start });
+  }
+  return { manifests, violations };
+}
+
+/**
+ * Validates every document of a YAML manifest (see {@link validate}) and returns all violations,
+ * each with `file` (when given) and the line of the offending node (the nearest existing parent
+ * for missing fields). Never throws for bad input.
+ */
+export function validateYaml(
+  text: string,
+  options: ManifestOptions & ValidateObjectOptions = {},
+): Violation[] {
+  const { fileName, ...validateOptions } = options;
+  const parsed = parseManifests(text, fileName === undefined ? {} : { fileName });
+  const out = [...parsed.violations];
+  const { docs } = parseDocuments(text);
+  for (const m of parsed.manifests) {
+    const doc = docs[m.document];
+    for (const v of validate(m.object, validateOptions)) {
+      out.push({
+        ...v,
+        ...(fileName === undefined ? {} : { file: fileName }),
+        line: doc ? (lineOf(doc, v.path) ?? m.line) : m.line,
+      });
+    }
+  }
+  return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+}
+
+/** Line of the deepest existing node along a violation path. */
+function lineOf({ doc, lines }: ParsedDocument, path: string): number | undefined {
+  const segments = splitPath(path);
+  let best: number | undefined = lines.linePos(doc.range[0]).line;
+  for (let n = segments.length; n >= 0; n--) {
+    const node = doc.getIn(segments.slice(0, n), true) as YamlNode | undefined;
+    if (node && typeof node === 'object' && 'range' in node && node.range) {
+      // For a mapping value, point at its key's line when the value starts on a later line.
+      best = lines.linePos(node.range[0]).line;
+      const keyLine = keyLineOf(doc, segments.slice(0, n), lines);
+      return keyLine !== undefined && keyLine < best ? keyLine : best;
+    }
+  }
+  return best;
+}
+
+function keyLineOf(
+  doc: Document.Parsed,
+  segments: Array<string | number>,
+  lines: LineCounter,
+): number | undefined {
+  if (segments.length === 0) return undefined;
+  const parent = doc.getIn(segments.slice(0, -1), true);
+  const last = segments[segments.length - 1];
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
+  const key = pair?.key;
+  return isScalar(key) && key.range ? lines.linePos(key.range[0]).line : undefined;
+}
+
+/** `spec.template.spec.requirements[2].operator` / `labels[a.b/c]` → segments. */
+function splitPath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  const re = /([^.[\]]+)|\[([^\]]*)\]/g;
+  for (const m of path.matchAll(re)) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
+  }
+  return out;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]?.trim() ?? text;
+}

@@ -1,0 +1,220 @@
+/**
+ * NodePool runtime validation (karpenter-core 1.3 "Runtime validation"): the checks the NodePool
+ * validation controller runs on stored NodePools and reports through the `ValidationSucceeded`
+ * condition. They overlap the CRD rules on purpose (objects may predate a CRD rule) and add what
+ * CEL cannot express, notably duplicate taint (key, effect) pairs across taints and startupTaints,
+ * label key syntax, and the capacity-type value check. Violations carry `apiServer: 'accept'`:
+ * the apiserver stores such a NodePool, but Karpenter will not use it.
+ */
+import { CapacityTypes, isRestrictedLabel, Labels, normalizeLabelKey } from './labels.js';
+import { NodeSelectorOperators } from './types/common.js';
+import type { NodeSelectorRequirementWithMinValues } from './types/common.js';
+import type { Taint } from './types/core.js';
+import type { NodePool } from './types/nodepool.js';
+import type { Violation } from './validation/violation.js';
+
+/** Options for {@link validateNodePoolRuntime}: provider additions to the label rules. */
+export interface RuntimeValidationOptions {
+  /** Provider well-known labels (e.g. `karpenter.azure.com/sku-family`), exempt from domain restrictions. */
+  extraWellKnownLabels?: Iterable<string>;
+  /** Provider-restricted label domains (e.g. `karpenter.azure.com`). */
+  extraRestrictedDomains?: Iterable<string>;
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const TAINT_EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+
+/** Why `key` is not a Kubernetes qualified name, or `undefined` when it is. */
+export function qualifiedNameProblem(key: string): string | undefined {
+  const parts = key.split('/');
+  if (parts.length > 2) return 'a qualified name has at most one "/"';
+  const name = parts.length === 2 ? (parts[1] ?? '') : key;
+  if (parts.length === 2) {
+    const prefix = parts[0] ?? '';
+    if (prefix.length === 0) return 'the prefix before "/" must not be empty';
+    if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))
+      return `prefix ${JSON.stringify(prefix)} is not a DNS subdomain`;
+  }
+  if (name.length === 0) return 'the name part must not be empty';
+  if (name.length > 63) return 'the name part must be at most 63 characters';
+  if (!QUALIFIED_NAME_PART.test(name))
+    return `name ${JSON.stringify(name)} must be letters, digits, "-", "_", "." and start and end with a letter or digit`;
+  return undefined;
+}
+
+/** Why `value` is not a label value, or `undefined` when it is. */
+export function labelValueProblem(value: string): string | undefined {
+  if (value.length > 63) return 'a label value must be at most 63 characters';
+  if (!LABEL_VALUE.test(value))
+    return 'a label value must be letters, digits, "-", "_", "." and start and end with a letter or digit (or be empty)';
+  return undefined;
+}
+
+/**
+ * Runs the runtime checks on a NodePool and returns every violation (`rule` is `runtime:<check>`).
+ * Never throws for malformed input: missing lists count as empty.
+ */
+export function validateNodePoolRuntime(
+  nodePool: NodePool,
+  options: RuntimeValidationOptions = {},
+): Violation[] {
+  const name = nodePool?.metadata?.name ?? '';
+  const out: Violation[] = [];
+  const add = (path: string, check: string, message: string): void => {
+    out.push({
+      kind: 'NodePool',
+      name,
+      path,
+      rule: `runtime:${check}`,
+      message,
+      apiServer: 'accept',
+    });
+  };
+  const restricted = (key: string): boolean =>
+    isRestrictedLabel(key, {
+      ...(options.extraWellKnownLabels ? { extraWellKnown: options.extraWellKnownLabels } : {}),
+      ...(options.extraRestrictedDomains ? { extraDomains: options.extraRestrictedDomains } : {}),
+    });
+  const template = nodePool?.spec?.template;
+
+  for (const [key, value] of Object.entries(template?.metadata?.labels ?? {})) {
+    const path = `spec.template.metadata.labels[${key}]`;
+    if (key === Labels.NodePool)
+      add(path, 'labels', `label ${key} is set by Karpenter and cannot be set on a NodePool`);
+    const keyProblem = qualifiedNameProblem(key);
+    if (keyProblem)
+      add(path, 'labels', `label key ${JSON.stringify(key)} is invalid: ${keyProblem}`);
+    const valueProblem =
+      typeof value === 'string' ? labelValueProblem(value) : 'a label value must be a string';
+    if (valueProblem)
+      add(path, 'labels', `label value ${JSON.stringify(value)} is invalid: ${valueProblem}`);
+    if (key !== Labels.NodePool && restricted(key))
+      add(path, 'labels', `label ${key} is restricted (its domain is reserved)`);
+  }
+
+  const seen = new Map<string, string>();
+  const taintLists: Array<[string, Taint[] | undefined]> = [
+    ['taints', template?.spec?.taints],
+    ['startupTaints', template?.spec?.startupTaints],
+  ];
+  for (const [field, list] of taintLists) {
+    (list ?? []).forEach((taint, i) => {
+      const path = `spec.template.spec.${field}[${i}]`;
+      const keyProblem =
+        typeof taint?.key === 'string' ? qualifiedNameProblem(taint.key) : 'the key is required';
+      if (keyProblem)
+        add(
+          `${path}.key`,
+          'taints',
+          `taint key ${JSON.stringify(taint?.key)} is invalid: ${keyProblem}`,
+        );
+      if (taint?.value !== undefined && taint.value !== '') {
+        const valueProblem = labelValueProblem(String(taint.value));
+        if (valueProblem)
+          add(
+            `${path}.value`,
+            'taints',
+            `taint value ${JSON.stringify(taint.value)} is invalid: ${valueProblem}`,
+          );
+      }
+      if (!TAINT_EFFECTS.has(String(taint?.effect))) {
+        add(
+          `${path}.effect`,
+          'taints',
+          `taint effect ${JSON.stringify(taint?.effect)} must be NoSchedule, PreferNoSchedule or NoExecute`,
+        );
+      }
+      const id = `${String(taint?.key)}:${String(taint?.effect)}`;
+      const first = seen.get(id);
+      if (first)
+        add(
+          path,
+          'taints',
+          `duplicate taint ${id}: the same key and effect already appear at ${first}`,
+        );
+      else seen.set(id, path);
+    });
+  }
+
+  (template?.spec?.requirements ?? []).forEach((req, i) => {
+    checkRequirement(req, `spec.template.spec.requirements[${i}]`, add, restricted);
+  });
+  return out;
+}
+
+function checkRequirement(
+  req: NodeSelectorRequirementWithMinValues,
+  path: string,
+  add: (path: string, check: string, message: string) => void,
+  restricted: (key: string) => boolean,
+): void {
+  const key = normalizeLabelKey(String(req?.key ?? ''));
+  const values = Array.isArray(req?.values) ? req.values.map(String) : [];
+  if (!NodeSelectorOperators.includes(req?.operator)) {
+    add(
+      `${path}.operator`,
+      'requirements',
+      `operator ${JSON.stringify(req?.operator)} is not supported (use ${NodeSelectorOperators.join(', ')})`,
+    );
+  }
+  if (key === Labels.NodePool)
+    add(`${path}.key`, 'requirements', `a NodePool cannot require ${key} (Karpenter sets it)`);
+  else if (restricted(key))
+    add(
+      `${path}.key`,
+      'requirements',
+      `requirement key ${key} is restricted (its domain is reserved)`,
+    );
+  const keyProblem = qualifiedNameProblem(key);
+  if (keyProblem)
+    add(
+      `${path}.key`,
+      'requirements',
+      `requirement key ${JSON.stringify(key)} is invalid: ${keyProblem}`,
+    );
+  values.forEach((v, j) => {
+    const problem = labelValueProblem(v);
+    if (problem)
+      add(
+        `${path}.values[${j}]`,
+        'requirements',
+        `value ${JSON.stringify(v)} is invalid: ${problem}`,
+      );
+  });
+  if (req?.operator === 'In' && values.length === 0)
+    add(`${path}.values`, 'requirements', 'operator In needs at least one value');
+  if (req?.minValues !== undefined && values.length < req.minValues && req.operator === 'In') {
+    add(
+      `${path}.minValues`,
+      'requirements',
+      `minValues ${req.minValues} is more than the ${values.length} values given`,
+    );
+  }
+  if (['Gt', 'Lt', 'Gte', 'Lte'].includes(req?.operator)) {
+    if (values.length !== 1 || !/^[0-9]+$/.test(values[0] ?? '')) {
+      add(
+        `${path}.values`,
+        'requirements',
+        `operator ${req.operator} needs exactly one value, a non-negative integer`,
+      );
+    }
+  }
+  if (key === Labels.CapacityType && req?.operator === 'In') {
+    const valid = values.filter((v) => (CapacityTypes as readonly string[]).includes(v));
+    if (valid.length === 0) {
+      add(
+        `${path}.values`,
+        'requirements',
+        `${key} In needs at least one of ${CapacityTypes.join(', ')}`,
+      );
+    } else if (req.minValues !== undefined && new Set(valid).size < req.minValues) {
+      add(
+        `${path}.minValues`,
+        'requirements',
+        `${key} has only ${new Set(valid).size} valid capacity types, fewer than minValues ${req.minValues}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Finds fields a structural schema does not declare (the ones the apiserver prunes), and removes
+ * them from a copy to get the object the apiserver would actually store and validate.
+ */
+import type { OpenApiSchema } from './openapi-to-json-schema.js';
+import type { PathSegment } from './violation.js';
+import {
+  additionalProperties,
+  isPlainObject,
+  items,
+  preservesUnknownFields,
+  properties,
+} from './schema-nodes.js';
+
+/** ObjectMeta fields the apiserver knows (anything else under `metadata` is pruned). */
+const OBJECT_META_FIELDS = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
+
+/** Calls `found(path)` for every unknown field of `value` under `schema`, and deletes it when `prune`. */
+export function walkUnknownFields(
+  schema: OpenApiSchema,
+  value: unknown,
+  path: PathSegment[],
+  found: (path: PathSegment[]) => void,
+  prune: boolean,
+): void {
+  if (isPlainObject(value)) {
+    if (path.length === 1 && path[0] === 'metadata') {
+      for (const key of Object.keys(value)) {
+        if (!OBJECT_META_FIELDS.has(key)) {
+          found([...path, key]);
+          if (prune) delete value[key];
+        }
+      }
+      return;
+    }
+    if (preservesUnknownFields(schema) && !properties(schema) && !additionalProperties(schema))
+      return;
+    const props = properties(schema);
+    const addl = additionalProperties(schema);
+    for (const key of Object.keys(value)) {
+      const sub = props?.[key] ?? addl;
+      if (sub) {
+        walkUnknownFields(sub, value[key], [...path, key], found, prune);
+      } else if (!preservesUnknownFields(schema) && schema.additionalProperties !== true) {
+        found([...path, key]);
+        if (prune) delete value[key];
+      }
+    }
+  } else if (Array.isArray(value)) {
+    const it = items(schema);
+    if (it)
+      value.forEach((element, i) => walkUnknownFields(it, element, [...path, i], found, prune));
+  }
+}
