@@ -1,0 +1,66 @@
+/**
+ * `--cloud aws`: the AWS provider's EC2 instance-type catalog and prices for a region
+ * (@karpenter-ts/provider-aws), its EC2NodeClass validation, and the getting-started default
+ * NodePool and EC2NodeClass.
+ */
+import {
+  AwsGroup,
+  AwsRestrictedLabelDomains,
+  AwsWellKnownLabels,
+  defaultAwsNodePool,
+  defaultEC2NodeClass,
+  EC2NodeClassKind,
+  getAwsInstanceTypes,
+  type EC2NodeClass,
+} from '@karpenter-ts/provider-aws';
+import * as awsProvider from '@karpenter-ts/provider-aws';
+import type { InstanceType } from '@karpenter-ts/cloudprovider';
+import { CliError } from '../errors.js';
+import type { KubeObject } from '../manifests/document.js';
+import type { Cloud, NodeClassProblem } from './cloud.js';
+
+/** Creates the AWS cloud for an EC2 region (e.g. `us-east-1`). */
+export function awsCloud(region: string): Cloud {
+  const cache = new Map<string, readonly InstanceType[]>();
+  return {
+    name: 'aws',
+    region,
+    nodeClassKind: { group: AwsGroup, kind: EC2NodeClassKind },
+    instanceTypes(nodeClass) {
+      const resolved = (nodeClass ?? defaultEC2NodeClass()) as unknown as EC2NodeClass;
+      const key = JSON.stringify([resolved.spec ?? {}, resolved.status ?? {}]);
+      let types = cache.get(key);
+      if (!types) {
+        try {
+          types = getAwsInstanceTypes({ region, nodeClass: resolved });
+        } catch (cause) {
+          throw new CliError(`${(cause as Error).message}`, 1, { cause });
+        }
+        if (!types.some((it) => it.offerings.some((o) => o.available))) {
+          throw new CliError(
+            `--region: the AWS catalog has no priced instance types for region ${JSON.stringify(region)}`,
+          );
+        }
+        cache.set(key, types);
+      }
+      return types;
+    },
+    defaults: () => ({
+      nodePool: defaultAwsNodePool(),
+      nodeClass: defaultEC2NodeClass() as unknown as KubeObject,
+      source: 'Karpenter AWS getting-started default NodePool and EC2NodeClass',
+    }),
+    validateNodeClass: (object): NodeClassProblem[] => validateEC2(object),
+    wellKnownLabels: AwsWellKnownLabels,
+    restrictedLabelDomains: AwsRestrictedLabelDomains,
+  };
+}
+
+type Validate = (object: unknown) => { path: string; message: string }[];
+
+// TODO(provider-aws): EC2NodeClass validation is being written; use it as soon as it is exported.
+function validateEC2(object: KubeObject): NodeClassProblem[] {
+  const validate = (awsProvider as unknown as { validateEC2NodeClass?: Validate })
+    .validateEC2NodeClass;
+  return validate ? validate(object).map((v) => ({ path: v.path, message: v.message })) : [];
+}

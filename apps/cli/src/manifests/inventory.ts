@@ -1,0 +1,63 @@
+/**
+ * Sorting loaded objects by what the commands do with them.
+ */
+import type { ManifestDocument } from './document.js';
+import { WORKLOAD_KINDS } from '../workloads/expand.js';
+
+/** Loaded objects grouped by role; `other` holds kinds no command uses (Services, ConfigMaps, …). */
+export interface Inventory {
+  /** `karpenter.sh` NodePools. */
+  readonly nodePools: ManifestDocument[];
+  readonly nodeClaims: ManifestDocument[];
+  readonly nodeOverlays: ManifestDocument[];
+  /** Provider NodeClasses: AKSNodeClass, EC2NodeClass, SimNodeClass. */
+  readonly nodeClasses: ManifestDocument[];
+  /** Deployments, StatefulSets, Jobs, … and bare Pods (see expandWorkloads). */
+  readonly workloads: ManifestDocument[];
+  /** core/v1 Nodes: existing capacity the scheduler fills before launching new nodes. */
+  readonly nodes: ManifestDocument[];
+  /** policy/v1 PodDisruptionBudgets (reported; they matter for disruption, not provisioning). */
+  readonly podDisruptionBudgets: ManifestDocument[];
+  readonly other: ManifestDocument[];
+}
+
+/** NodeClass kinds the CLI knows, by `Kind` → API group. */
+export const NODE_CLASS_GROUPS: Readonly<Record<string, string>> = {
+  AKSNodeClass: 'karpenter.azure.com',
+  EC2NodeClass: 'karpenter.k8s.aws',
+  SimNodeClass: 'karpenter.sim',
+};
+
+/** API group of an `apiVersion` (`''` for the core group `v1`). */
+export function apiGroup(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** Groups documents by role, keeping input order inside each group. */
+export function inventory(documents: readonly ManifestDocument[]): Inventory {
+  const inv: Inventory = {
+    nodePools: [],
+    nodeClaims: [],
+    nodeOverlays: [],
+    nodeClasses: [],
+    workloads: [],
+    nodes: [],
+    podDisruptionBudgets: [],
+    other: [],
+  };
+  for (const doc of documents) {
+    const { kind, apiVersion } = doc.object;
+    const group = apiGroup(apiVersion);
+    if (group === 'karpenter.sh' && kind === 'NodePool') inv.nodePools.push(doc);
+    else if (group === 'karpenter.sh' && kind === 'NodeClaim') inv.nodeClaims.push(doc);
+    else if (group === 'karpenter.sh' && kind === 'NodeOverlay') inv.nodeOverlays.push(doc);
+    else if (NODE_CLASS_GROUPS[kind] !== undefined && NODE_CLASS_GROUPS[kind] === group)
+      inv.nodeClasses.push(doc);
+    else if (group === '' && kind === 'Node') inv.nodes.push(doc);
+    else if (kind === 'PodDisruptionBudget') inv.podDisruptionBudgets.push(doc);
+    else if (WORKLOAD_KINDS.has(kind)) inv.workloads.push(doc);
+    else inv.other.push(doc);
+  }
+  return inv;
+}

@@ -1,0 +1,27 @@
+/**
+ * Formatting of canonical quantities for people: cpu in cores, memory in GiB, prices in USD.
+ */
+
+/** Millicores as cores with up to 2 decimals: `1500` → `1.5`, `250` → `0.25`. */
+export function formatCores(millicores: number): string {
+  return trimZeros((millicores / 1000).toFixed(2));
+}
+
+/** Bytes as GiB with up to 2 decimals and the unit: `1610612736` → `1.5Gi`. */
+export function formatGiB(bytes: number): string {
+  return `${trimZeros((bytes / 2 ** 30).toFixed(2))}Gi`;
+}
+
+/** USD per hour with 4 decimals: `0.096` → `$0.0960`. */
+export function formatUsd(perHour: number): string {
+  return `$${perHour.toFixed(4)}`;
+}
+
+/** `part/whole` as a percentage with no decimals, `-` when whole is zero. */
+export function formatPercent(part: number, whole: number): string {
+  return whole > 0 ? `${Math.round((100 * part) / whole)}%` : '-';
+}
+
+function trimZeros(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}

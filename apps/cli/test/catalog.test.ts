@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '../src/io.js';
+import { run } from '../src/program.js';
+
+async function cli(...argv: string[]) {
+  const io = memoryIo();
+  const code = await run(argv, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+describe('karpenter-ts catalog', () => {
+  it('prints a JSON array of {name, labels, capacity, allocatable, offerings} cheapest first', async () => {
+    const { code, stdout, stderr } = await cli('catalog', '--cloud', 'sim', '--output', 'json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const entries = JSON.parse(stdout) as {
+      name: string;
+      labels: Record<string, string>;
+      capacity: Record<string, string>;
+      allocatable: Record<string, string>;
+      offerings: { zone: string; capacityType: string; pricePerHour: number; available: boolean }[];
+    }[];
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      expect(Object.keys(entry).sort()).toEqual([
+        'allocatable',
+        'capacity',
+        'labels',
+        'name',
+        'offerings',
+      ]);
+      expect(entry.labels['node.kubernetes.io/instance-type']).toBe(entry.name);
+      expect(entry.capacity.cpu).toMatch(/^\d+(m)?$/);
+      expect(entry.allocatable.memory).toMatch(/^\d+(Ki|Mi|Gi)?$/);
+      expect(entry.offerings.length).toBeGreaterThan(0);
+      for (const o of entry.offerings) {
+        expect(Object.keys(o).sort()).toEqual([
+          'available',
+          'capacityType',
+          'pricePerHour',
+          'zone',
+        ]);
+      }
+    }
+    const cheapest = entries.map((e) =>
+      Math.min(...e.offerings.filter((o) => o.available).map((o) => o.pricePerHour)),
+    );
+    expect(cheapest).toEqual([...cheapest].sort((a, b) => a - b));
+  });
+
+  it('keeps only instance types and offerings the requirements allow', async () => {
+    const { code, stdout } = await cli(
+      'catalog',
+      '--cloud',
+      'sim',
+      '--requirements',
+      'kubernetes.io/arch=In:arm64',
+      '--requirements',
+      'karpenter.sh/capacity-type=In:spot',
+      'topology.kubernetes.io/zone=NotIn:test-zone-a',
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const entries = JSON.parse(stdout) as {
+      labels: Record<string, string>;
+      offerings: { zone: string; capacityType: string }[];
+    }[];
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      expect(entry.labels['kubernetes.io/arch']).toBe('arm64');
+      for (const o of entry.offerings) {
+        expect(o.capacityType).toBe('spot');
+        expect(o.zone).not.toBe('test-zone-a');
+      }
+    }
+  });
+
+  it('prints a table with a count line, cheapest first', async () => {
+    const { code, stdout } = await cli('catalog', '--cloud', 'sim', '--limit', '3');
+    expect(code).toBe(0);
+    expect(stdout).toContain('INSTANCE TYPE');
+    expect(stdout).toContain('3 instance types in sim sim');
+  });
+
+  it('rejects a malformed requirement with exit code 2 and one line', async () => {
+    const { code, stderr } = await cli(
+      'catalog',
+      '--cloud',
+      'sim',
+      '--requirements',
+      'kubernetes.io/arch=Like:arm64',
+    );
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')[0]).toMatch(/--requirements: expected KEY=OP:V1,V2/);
+  });
+
+  it('rejects an unknown cloud with exit code 2', async () => {
+    const { code, stderr } = await cli('catalog', '--cloud', 'gcp');
+    expect(code).toBe(2);
+    expect(stderr).toContain("argument 'gcp' is invalid");
+  });
+});

@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '../src/io.js';
+import { run } from '../src/program.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+async function cli(...argv: string[]) {
+  const io = memoryIo();
+  const code = await run(argv, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+describe('karpenter-ts validate', () => {
+  it('accepts valid NodePools and NodeClasses from YAML and JSON List files with exit 0 and a summary', async () => {
+    const { code, stdout, stderr } = await cli('validate', `${fixtures}/valid`);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('✓ 3 objects valid (2 NodePool, 1 AKSNodeClass) in 2 files');
+  });
+
+  it('prints one line per problem as file:document field: message, then a summary, with exit 1', async () => {
+    // Malformed YAML is written at run time: prettier checks the fixtures folder.
+    const dir = await mkdtemp(join(tmpdir(), 'karpenter-validate-'));
+    await copyFile(`${fixtures}/invalid/nodepools.yaml`, join(dir, 'nodepools.yaml'));
+    await writeFile(
+      join(dir, 'malformed.yaml'),
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: [broken\n',
+    );
+    const { code, stdout } = await cli('validate', dir);
+    expect(code).toBe(1);
+    const lines = stdout.trim().split('\n');
+    const file = join(dir, 'nodepools.yaml');
+    expect(lines).toContain(`${file}:1 spec.weight: must be at most 100, got 500`);
+    expect(
+      lines.some((l) =>
+        l.startsWith(`${file}:1 spec.template.spec.requirements[0].operator: must be one of`),
+      ),
+    ).toBe(true);
+    expect(lines).toContain(`${file}:3 spec.osDiskSizeGB: must be at least 30, got 5`);
+    expect(lines.some((l) => l.startsWith(`${join(dir, 'malformed.yaml')}:1:5 `))).toBe(true);
+    expect(lines.at(-1)).toMatch(
+      /^✗ 4 problems in 3 documents \(2 objects checked in 2 files; 1 other object skipped\)$/,
+    );
+  });
+
+  it('reports the path inside a List for objects read from one', async () => {
+    const list = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {
+          apiVersion: 'karpenter.sh/v1',
+          kind: 'NodePool',
+          metadata: { name: 'x' },
+          spec: {
+            weight: 0,
+            template: {
+              spec: {
+                requirements: [],
+                nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'd' },
+              },
+            },
+          },
+        },
+      ],
+    });
+    const io = memoryIo();
+    const { loadManifests } = await import('../src/manifests/load.js');
+    const loaded = await loadManifests(['-'], async () => list);
+    expect(loaded.documents[0]!.path).toBe('items[0]');
+    const { validateDocuments, formatProblem } = await import('../src/commands/validate.js');
+    const { createCloud } = await import('../src/clouds/select.js');
+    const report = validateDocuments(loaded.documents, [createCloud('azure', undefined)]);
+    expect(report.problems.map(formatProblem)).toEqual([
+      '<stdin>:1 items[0].spec.weight: must be at least 1, got 0',
+    ]);
+    expect(io.stdout).toBe('');
+  });
+
+  it('gives the JSON report with --output json', async () => {
+    const { code, stdout } = await cli(
+      'validate',
+      `${fixtures}/invalid/nodepools.yaml`,
+      '-o',
+      'json',
+    );
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      files: number;
+      checked: Record<string, number>;
+      skipped: number;
+      problems: { field: string }[];
+    };
+    expect(report.files).toBe(1);
+    expect(report.checked).toEqual({ NodePool: 1, AKSNodeClass: 1 });
+    expect(report.skipped).toBe(1);
+    expect(report.problems.map((p) => p.field)).toContain('spec.weight');
+  });
+
+  it('fails with exit 1 and one line for a path that does not exist, and exit 2 without arguments', async () => {
+    const missing = await cli('validate', '/no/such/file.yaml');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      'karpenter-ts: error: /no/such/file.yaml: no such file or folder\n',
+    );
+    const usage = await cli('validate');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("missing required argument 'paths'");
+  });
+});
+
+describe('the built karpenter-ts binary (dist/main.js, run as a child process)', () => {
+  const exec = promisify(execFile);
+  const binary = async (...argv: string[]) => {
+    if (!existsSync(mainJs))
+      throw new Error(`${mainJs} is missing: run "npm run build" in apps/cli first`);
+    try {
+      const { stdout, stderr } = await exec(process.execPath, [mainJs, ...argv], {
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it('exits 0 on valid input', async () => {
+    const { code, stdout } = await binary('validate', `${fixtures}/valid`);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^✓ 3 objects valid/);
+  });
+
+  it('exits 1 on invalid input and prints file:document field: message lines', async () => {
+    const { code, stdout, stderr } = await binary('validate', `${fixtures}/invalid/nodepools.yaml`);
+    expect(code).toBe(1);
+    expect(stderr).toBe('');
+    expect(stdout).toContain(
+      `${fixtures}/invalid/nodepools.yaml:3 spec.osDiskSizeGB: must be at least 30, got 5\n`,
+    );
+  });
+
+  it('exits 2 on a usage error, with no stack trace', async () => {
+    const { code, stderr } = await binary('validate', '--no-such-flag', 'x');
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown option '--no-such-flag'");
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
