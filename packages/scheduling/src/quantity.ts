@@ -233,10 +233,11 @@ export function quantityToValue(q: Quantity): number {
 /**
  * Prints a quantity in Kubernetes canonical form (`Quantity.String()`): no fraction digits, the
  * largest suffix that loses nothing, sign only when negative, "0" for zero. The format family is
- * kept: BinarySI prints with Ki…Ei when the value is a whole number of at least 1024 in magnitude,
- * else falls back to DecimalSI ("1.5Gi" → "1536Mi", "0.5Gi" → "512Mi", "1025Ki"… but "100.5Ki" →
- * "102912"; "0.9Gi" → "966367641600m"); DecimalSI uses n…E with an exponent that is a multiple of
- * three ("1.5" → "1500m", "0.1" → "100m"); DecimalExponent uses e<n> ("129e6", "1.5e3" → "1500").
+ * kept: BinarySI prints with Ki…Ei when the value is a whole number of at least 1024 in
+ * magnitude ("1.5Gi" → "1536Mi", "1025Ki" → "1025Ki"), else as DecimalSI ("100.035Ki" →
+ * "102435840m", "0.9Gi" → "966367641600m"); DecimalSI uses n…E with an exponent that is a
+ * multiple of three ("1.5" → "1500m", "0.1" → "100m", "1000" → "1k"); DecimalExponent uses e<n>
+ * ("129e6", "1.5e3" → "1500").
  * apimachinery may echo an input that is already canonical verbatim; this always recomputes.
  */
 export function formatQuantity(q: Quantity): string {

@@ -274,6 +274,34 @@ export class Requirement {
   }
 
   /**
+   * True when this is a concrete set and intersecting with `other` would return it unchanged:
+   * `other` allows every value here, adds no larger minValues, and (being unbounded, or concrete)
+   * brings no bounds. Allocation-free.
+   */
+  private keepsAllOf(other: Requirement): boolean {
+    if (this.complement || (other.minValues ?? 0) > (this.minValues ?? 0)) return false;
+    if (other.greaterThanOrEqual !== undefined || other.lessThanOrEqual !== undefined) return false;
+    if (other.complement) {
+      // Walk whichever list is shorter: none of the excluded values may be here.
+      if (other.list.length <= this.list.length) {
+        for (let i = 0; i < other.list.length; i++) {
+          if (this.values.has(other.list[i] as string)) return false;
+        }
+      } else {
+        for (let i = 0; i < this.list.length; i++) {
+          if (other.values.has(this.list[i] as string)) return false;
+        }
+      }
+      return true;
+    }
+    if (this.list.length > other.list.length) return false;
+    for (let i = 0; i < this.list.length; i++) {
+      if (!other.values.has(this.list[i] as string)) return false;
+    }
+    return true;
+  }
+
+  /**
    * The requirement allowing exactly the values both allow (upstream `Intersection`): complement
    * iff both are; bounds are the tighter of each; contradictory bounds give DoesNotExist; values
    * outside the bounds are dropped; a concrete (non-complement) result keeps no bounds; minValues
@@ -283,6 +311,10 @@ export class Requirement {
     if (other === this) return this;
     if (other.isUnboundedExists() && (other.minValues ?? 0) <= (this.minValues ?? 0)) return this;
     if (this.isUnboundedExists() && (this.minValues ?? 0) <= (other.minValues ?? 0)) return other;
+    // A concrete set that the other side cannot narrow comes back as is: saves copying large
+    // instance-type lists when, say, a pod's NotIn excludes none of a pool's values.
+    if (this.keepsAllOf(other)) return this;
+    if (other.keepsAllOf(this)) return other;
 
     const minValues = maxDefined(this.minValues, other.minValues);
     let gte = maxDefined(this.greaterThanOrEqual, other.greaterThanOrEqual);

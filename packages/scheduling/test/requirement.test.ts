@@ -269,6 +269,17 @@ describe('Requirement.intersection', () => {
     expect(a.intersection(a)).toBe(a);
   });
 
+  it('returns a concrete operand unchanged when the other allows all its values', () => {
+    const many = r('In', ['a', 'b', 'c']);
+    expect(many.intersection(r('NotIn', ['x', 'y']))).toBe(many);
+    expect(r('NotIn', ['x']).intersection(many)).toBe(many);
+    const few = r('In', ['b']);
+    expect(many.intersection(few)).toBe(few);
+    expect(few.intersection(many)).toBe(few);
+    // …but not when the other side raises minValues
+    expect(few.intersection(r('In', ['a', 'b'], 2)).minValues).toBe(2);
+  });
+
   it('does not change its operands', () => {
     const a = r('In', ['a', 'b']);
     const b = r('NotIn', ['a']);
