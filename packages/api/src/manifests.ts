@@ -77,7 +77,23 @@ export function parseManifests(text: string, options: ManifestOptions = {}): Par
       continue;
     }
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
-    const object = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    let object: unknown;
+    try {
+      object = doc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      // Alias problems (unresolved or excessive aliases) surface only when converting.
+      violations.push({
+        kind: '',
+        name: '',
+        path: '',
+        rule: 'yaml-syntax',
+        message: `YAML error: ${firstLine(error instanceof Error ? error.message : String(error))}`,
+        apiServer: 'none',
+        ...(options.fileName === undefined ? {} : { file: options.fileName }),
+        line: start,
+      });
+      continue;
+    }
     if (!isMap(doc.contents)) {
       violations.push({
         kind: '',

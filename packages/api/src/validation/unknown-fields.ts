@@ -51,6 +51,9 @@ export function walkUnknownFields(
     }
     if (preservesUnknownFields(schema) && !properties(schema) && !additionalProperties(schema))
       return;
+    // An object where a scalar belongs is a type error (reported by the schema check), not a
+    // bag of unknown fields.
+    if (schema.type !== 'object' && !properties(schema) && !additionalProperties(schema)) return;
     const props = properties(schema);
     const addl = additionalProperties(schema);
     for (const key of Object.keys(value)) {

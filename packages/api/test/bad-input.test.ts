@@ -1,0 +1,194 @@
+/**
+ * Bad input of every sort gives clear violations, never exceptions.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { parseManifests, validate, validateYaml } from '../src/index.js';
+import { nodePool, withField } from './builders.js';
+
+describe('YAML manifests', () => {
+  test('malformed YAML is a yaml-syntax violation with its line', () => {
+    const v = validateYaml('apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: [a\n', {
+      fileName: 'np.yaml',
+    });
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({ rule: 'yaml-syntax', file: 'np.yaml', apiServer: 'none' });
+    expect(v[0]?.line).toBeGreaterThanOrEqual(4);
+  });
+
+  test('a duplicate key is a duplicate-key violation on the line of the repeated key', () => {
+    const v = validateYaml(
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: a\n  name: b\nspec: {}\n',
+    );
+    expect(v).toEqual([expect.objectContaining({ rule: 'duplicate-key', line: 5 })]);
+  });
+
+  test('violations point at the line of the offending field', () => {
+    const text = [
+      'apiVersion: karpenter.sh/v1',
+      'kind: NodePool',
+      'metadata:',
+      '  name: lines',
+      'spec:',
+      '  weight: 500',
+      '  template:',
+      '    spec:',
+      '      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}',
+      '      requirements:',
+      '        - key: kubernetes.io/arch',
+      '          operator: Equals',
+    ].join('\n');
+    expect(validateYaml(text).map((v) => [v.path, v.line])).toEqual([
+      ['spec.weight', 6],
+      ['spec.template.spec.requirements[0].operator', 12],
+    ]);
+  });
+
+  test('every document of a multi-document file is validated; empty documents are skipped', () => {
+    const doc = (name: string, weight: number): string =>
+      `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: ${name}}\nspec:\n  weight: ${weight}\n  template: {spec: {nodeClassRef: {group: g, kind: K, name: n}, requirements: []}}\n`;
+    const v = validateYaml(`---\n${doc('a', 5)}---\n---\n${doc('b', 0)}`);
+    expect(v.map((x) => [x.name, x.path, x.rule])).toEqual([['b', 'spec.weight', 'minimum']]);
+  });
+
+  test('a document that is a list or a scalar is not-an-object', () => {
+    expect(parseManifests('- a\n- b\n').violations).toEqual([
+      expect.objectContaining({ rule: 'not-an-object', line: 1 }),
+    ]);
+    expect(validateYaml('just text').map((v) => v.rule)).toEqual(['not-an-object']);
+  });
+
+  test('an empty file has no objects and no violations', () => {
+    expect(parseManifests('')).toEqual({ manifests: [], violations: [] });
+    expect(validateYaml('# only a comment\n')).toEqual([]);
+  });
+
+  test('unknown kinds are reported unless ignored', () => {
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n';
+    expect(validateYaml(cm).map((v) => v.rule)).toEqual(['unknown-kind']);
+    expect(validateYaml(cm, { ignoreUnknownKinds: true })).toEqual([]);
+  });
+});
+
+describe('old API versions and fields', () => {
+  test('a v1alpha5 Provisioner is unsupported-version with the way forward', () => {
+    const v = validate({
+      apiVersion: 'karpenter.sh/v1alpha5',
+      kind: 'Provisioner',
+      metadata: { name: 'p' },
+      spec: {},
+    });
+    expect(v).toEqual([
+      expect.objectContaining({ rule: 'unsupported-version', path: 'apiVersion' }),
+    ]);
+    expect(v[0]?.message).toMatch(/karpenter.sh\/v1 NodePool/);
+  });
+
+  test('a v1beta1 NodePool is unsupported-version', () => {
+    const v = validate({ ...nodePool(), apiVersion: 'karpenter.sh/v1beta1' });
+    expect(v).toEqual([expect.objectContaining({ rule: 'unsupported-version' })]);
+    expect(v[0]?.message).toMatch(/karpenter.sh\/v1\b/);
+  });
+
+  test.each([
+    ['spec.ttlSecondsAfterEmpty', 30, /consolidationPolicy: WhenEmpty/],
+    ['spec.ttlSecondsUntilExpired', 2592000, /spec.template.spec.expireAfter/],
+    ['spec.consolidation', { enabled: true }, /WhenEmptyOrUnderutilized/],
+    ['spec.providerRef', { name: 'default' }, /nodeClassRef/],
+    ['spec.kubeletConfiguration', { maxPods: 110 }, /NodeClass/],
+    ['spec.requirements', [], /spec.template.spec.requirements/],
+    ['spec.disruption.expireAfter', '720h', /spec.template.spec.expireAfter/],
+    ['spec.template.spec.kubelet', { maxPods: 110 }, /NodeClass/],
+    ['spec.template.spec.nodeClassRef.apiVersion', 'karpenter.azure.com/v1beta1', /group/],
+    ['spec.limits.resources', { cpu: '100' }, /directly under spec.limits/],
+  ])('%s says what replaced it', (path, value, hint) => {
+    let obj = withField(nodePool(), path, value);
+    if (path === 'spec.disruption.expireAfter')
+      obj = withField(obj, 'spec.disruption.consolidateAfter', '0s');
+    const v = validate(obj);
+    expect(v).toEqual([
+      expect.objectContaining({ path, rule: 'deprecated-field', apiServer: 'prune' }),
+    ]);
+    expect(v[0]?.message).toMatch(hint);
+  });
+
+  test('consolidationPolicy WhenUnderutilized names its v1 replacement', () => {
+    const v = validate(
+      withField(nodePool(), 'spec.disruption', {
+        consolidateAfter: '0s',
+        consolidationPolicy: 'WhenUnderutilized',
+      }),
+    );
+    expect(v[0]?.message).toMatch(/renamed to WhenEmptyOrUnderutilized/);
+  });
+});
+
+describe('wrong types and garbage', () => {
+  test.each([
+    ['requirements is a map', 'spec.template.spec.requirements', { key: 'a' }, 'type'],
+    ['weight is a float', 'spec.weight', 1.5, 'type'],
+    ['taints is a string', 'spec.template.spec.taints', 'gpu=true:NoSchedule', 'type'],
+    ['limits has a bad quantity', 'spec.limits', { memory: '16GB' }, 'pattern'],
+    ['limits has a nested map', 'spec.limits', { cpu: { max: 4 } }, 'anyOf'],
+    ['labels has a number value', 'spec.template.metadata.labels', { tier: 1 }, 'type'],
+  ])('%s is a clear violation', (_name, path, value, rule) => {
+    const v = validate(withField(nodePool(), path, value));
+    expect(
+      v.some((x) => x.rule === rule && x.path.startsWith(path.split('.').slice(0, 2).join('.'))),
+    ).toBe(true);
+  });
+
+  test('a bad quantity message explains what a quantity is', () => {
+    const v = validate(withField(nodePool(), 'spec.limits', { memory: '16GB' }));
+    expect(v[0]?.message).toBe(
+      '"16GB" is not a Kubernetes quantity (examples: 100, 500m, 1.5, 16Gi, 1e3)',
+    );
+  });
+
+  test('a number where a string belongs suggests quotes', () => {
+    const v = validate(
+      withField(nodePool(), 'spec.disruption', {
+        consolidateAfter: '0s',
+        budgets: [{ nodes: 10 }],
+      }),
+    );
+    expect(v[0]?.message).toMatch(/write it in quotes: "10"/);
+  });
+
+  test('non-objects are violations, not exceptions', () => {
+    for (const input of [undefined, null, 42, 'text', [], [nodePool()]]) {
+      expect(validate(input)).toEqual([expect.objectContaining({ rule: 'not-an-object' })]);
+    }
+  });
+
+  test('arbitrary JSON inside a NodePool never throws', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom(
+          'spec',
+          'spec.template',
+          'spec.template.spec',
+          'spec.disruption',
+          'spec.limits',
+          'metadata',
+          'status',
+        ),
+        (value, path) => {
+          const v = validate(withField(nodePool(), path, value));
+          expect(Array.isArray(v)).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test('arbitrary text never makes validateYaml throw', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        expect(Array.isArray(validateYaml(text))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
