@@ -6,7 +6,7 @@
  * What a real kube-apiserver does with the problem:
  * - `reject`: the create/update request fails (OpenAPI schema or CEL rule violation).
  * - `prune`: an unknown field. The apiserver drops it silently (structural pruning) and returns a
- *   warning; with strict field validation (`kubectl apply`/`create` default since kubectl 1.27,
+ *   warning; with strict field validation (`kubectl apply`/`create` default since kubectl 1.25,
  *   `fieldValidation=Strict`) the request is rejected instead.
  * - `accept`: the apiserver stores the object, but the controller's runtime validation marks it
  *   invalid (NodePool condition `ValidationSucceeded=False`), so it is not used.
