@@ -147,8 +147,8 @@ export function parseQuantity(input: string | number): Quantity {
       throw new QuantityError(text, `exponent ${JSON.stringify(suffix)} is out of range`);
     }
     base = 10;
-    // Exponents beyond ±400 saturate (cap, or round up to 1n) below, so clamping is exact.
-    exponent = Number(parsed < -400n ? -400n : parsed > 400n ? 400n : parsed);
+    // Inexact only far beyond ±2^53, where the value saturates below anyway.
+    exponent = Number(parsed);
     format = 'DecimalExponent';
   } else {
     throw new QuantityError(
@@ -168,6 +168,8 @@ export function parseQuantity(input: string | number): Quantity {
     const mantissaDigits = mantissa.toString().length;
     if (mantissaDigits + tenPower > 40) {
       nanos = MAX_NANOS; // at least 10^39 nanos: far beyond the cap
+    } else if (mantissaDigits + tenPower < -40) {
+      nanos = 1n; // below 10^-40 nanos (times at most 2^60): rounds up to one nano
     } else if (tenPower >= 0) {
       nanos = (mantissa << BigInt(twoPower)) * 10n ** BigInt(tenPower);
     } else {

@@ -75,6 +75,11 @@ describe('parseQuantity: exact values of Kubernetes examples', () => {
     ['1e400', MAX_NANOS, 'DecimalExponent', '9223372036854775807'],
     ['-1e400', -MAX_NANOS, 'DecimalExponent', '-9223372036854775807'],
     ['1e-400', 1n, 'DecimalExponent', '1e-9'],
+    ['1e-9223372036854775808', 1n, 'DecimalExponent', '1e-9'],
+    ['1e9223372036854775807', MAX_NANOS, 'DecimalExponent', '9223372036854775807'],
+    // a long mantissa with a large negative exponent is still exact
+    [`1${'0'.repeat(500)}e-497`, 1000n * NANO, 'DecimalExponent', '1e3'],
+    [`0.${'0'.repeat(500)}15e501`, 1_500_000_000n, 'DecimalExponent', '1500e-3'],
     // whitespace around the value is trimmed, as JSON/YAML decoding does
     [' 2Gi ', 2n * 2n ** 30n * NANO, 'BinarySI', '2Gi'],
     // numbers from YAML
