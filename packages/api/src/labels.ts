@@ -38,7 +38,8 @@ export const NormalizedLabels: Readonly<Record<string, string>> = {
 
 /** Returns the normalized key for a (possibly deprecated) label key, e.g. `beta.kubernetes.io/arch` → `kubernetes.io/arch`. */
 export function normalizeLabelKey(key: string): string {
-  return NormalizedLabels[key] ?? key;
+  // Own-property check: a key such as "constructor" must not resolve to Object.prototype members.
+  return Object.hasOwn(NormalizedLabels, key) ? (NormalizedLabels[key] as string) : key;
 }
 
 /**

@@ -23,8 +23,6 @@ export {
 } from './resources.js';
 export {
   labelValueAsInteger,
-  NORMALIZED_LABELS,
-  normalizeLabelKey,
   Requirement,
   RequirementError,
   type NodeSelectorRequirementInput,

@@ -4,7 +4,7 @@
  * within inclusive bounds. Instances are immutable, so results may share instances safely.
  */
 import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
-import { NormalizedLabels } from '@karpenter-ts/api';
+import { normalizeLabelKey } from '@karpenter-ts/api';
 
 /** Node selector operators: Kubernetes' six plus Karpenter's inclusive `Gte` and `Lte`. */
 export type RequirementOperator =
@@ -41,20 +41,6 @@ export class RequirementError extends Error {
     this.name = 'RequirementError';
     this.key = key;
   }
-}
-
-/**
- * Deprecated label keys and the key they mean (karpenter-core 1.6, from @karpenter-ts/api);
- * requirements are stored under the new key so a pod using a beta key matches a pool using the
- * stable one. A Map, so keys such as "constructor" cannot hit Object.prototype.
- */
-export const NORMALIZED_LABELS: ReadonlyMap<string, string> = new Map(
-  Object.entries(NormalizedLabels),
-);
-
-/** Maps a deprecated label key to its stable key (see NORMALIZED_LABELS); other keys unchanged. */
-export function normalizeLabelKey(key: string): string {
-  return NORMALIZED_LABELS.get(key) ?? key;
 }
 
 const MAX_INT64_DIGITS = '9223372036854775807';
@@ -118,7 +104,7 @@ const EMPTY: ReadonlySet<string> = new Set();
  * `minValues` is carried along (the max wins on intersection) for instance-type flexibility.
  */
 export class Requirement {
-  /** The label key, normalised (see NORMALIZED_LABELS). */
+  /** The label key, normalised (deprecated beta keys mapped by @karpenter-ts/api normalizeLabelKey). */
   readonly key: string;
   readonly complement: boolean;
   readonly values: ReadonlySet<string>;

@@ -3,12 +3,8 @@
  * compatibility checks the scheduler runs in its inner loop. The boolean checks allocate nothing;
  * the string-returning ones build their message only on failure.
  */
-import { WellKnownLabels } from '@karpenter-ts/api';
-import {
-  normalizeLabelKey,
-  Requirement,
-  type NodeSelectorRequirementInput,
-} from './requirement.js';
+import { normalizeLabelKey, WellKnownLabels } from '@karpenter-ts/api';
+import { Requirement, type NodeSelectorRequirementInput } from './requirement.js';
 import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 
 /**
