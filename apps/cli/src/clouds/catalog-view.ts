@@ -23,17 +23,19 @@ export interface CatalogEntry {
 /**
  * Instance types whose requirements intersect `requirements` and that have at least one
  * available offering compatible with them (upstream's three-way filter minus the resource fit),
- * cheapest first (ties by name), as in upstream `InstanceTypes.OrderByPrice`.
+ * cheapest first (ties by name), as in upstream `InstanceTypes.OrderByPrice`. `allowUndefined`:
+ * label keys the requirements may leave undefined (default Karpenter's well-known labels).
  */
 export function launchableInstanceTypes(
   instanceTypes: readonly InstanceType[],
   requirements: Requirements,
+  allowUndefined: ReadonlySet<string> = WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
 ): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
   for (const instanceType of instanceTypes) {
     if (!instanceType.requirements.isIntersecting(requirements)) continue;
     const offerings = instanceType.offerings
-      .filter((o) => requirements.isCompatible(o.requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED))
+      .filter((o) => requirements.isCompatible(o.requirements, allowUndefined))
       .sort(
         (a, b) =>
           a.price - b.price || compare(a.zone, b.zone) || compare(a.capacityType, b.capacityType),

@@ -7,6 +7,7 @@ import type { NodePool } from '@karpenter-ts/api';
 import type { InstanceType, NodeClassKind } from '@karpenter-ts/cloudprovider';
 import type { KubeObject } from '../manifests/document.js';
 import type { CloudName } from '../commands/options.js';
+import { WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '@karpenter-ts/scheduling';
 
 /** One validation problem of a NodeClass: a field path (may be `''`) and a message. */
 export interface NodeClassProblem {
@@ -41,4 +42,13 @@ export interface Cloud {
 export function referencesCloud(nodePool: NodePool, cloud: Cloud): boolean {
   const ref = nodePool.spec?.template?.spec?.nodeClassRef;
   return ref?.group === cloud.nodeClassKind.group && ref.kind === cloud.nodeClassKind.kind;
+}
+
+/**
+ * Label keys a NodePool or node claim may leave undefined and still be compatible with an
+ * offering that defines them: Karpenter's well-known labels plus the provider's, as upstream's
+ * providers register theirs into the well-known set.
+ */
+export function allowUndefinedLabels(cloud: Cloud): ReadonlySet<string> {
+  return new Set([...WELL_KNOWN_LABELS_ALLOW_UNDEFINED, ...cloud.wellKnownLabels]);
 }

@@ -8,6 +8,7 @@ import { Requirements } from '@karpenter-ts/scheduling';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../program.js';
 import { createCloud } from '../clouds/select.js';
+import { allowUndefinedLabels } from '../clouds/cloud.js';
 import { catalogEntryJson, launchableInstanceTypes } from '../clouds/catalog-view.js';
 import { renderCatalogTable } from '../output/catalog-table.js';
 import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/format.js';
@@ -53,10 +54,11 @@ export function registerCatalog(program: Command, runtime: Runtime): void {
       const limit = parseLimit(options.limit);
       const cloud = createCloud(options.cloud, options.region);
       const requirements = Requirements.fromNodeSelectorRequirements(options.requirements ?? []);
-      const entries = launchableInstanceTypes(cloud.instanceTypes(undefined), requirements).slice(
-        0,
-        limit,
-      );
+      const entries = launchableInstanceTypes(
+        cloud.instanceTypes(undefined),
+        requirements,
+        allowUndefinedLabels(cloud),
+      ).slice(0, limit);
       if (options.output === 'json') runtime.io.out(toJson(entries.map(catalogEntryJson)));
       else if (options.output === 'yaml') runtime.io.out(toYaml(entries.map(catalogEntryJson)));
       else runtime.io.out(renderCatalogTable(cloud, entries));

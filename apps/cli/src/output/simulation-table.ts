@@ -1,0 +1,79 @@
+/**
+ * The `simulate` table: a header naming cloud, region and NodePools, one row per node claim,
+ * totals, then pending pods with their reason.
+ */
+import pc from 'picocolors';
+import { podName, type Simulation } from '../simulation/simulate.js';
+import { totals, utilization } from '../simulation/report.js';
+import { renderTable } from './table.js';
+import { formatCores, formatGiB, formatPercent, formatUsd } from './units.js';
+
+/** Renders a simulation for people. */
+export function renderSimulation(simulation: Simulation): string {
+  const out: string[] = [];
+  const { cloud } = simulation;
+  const pools = simulation.pools.map((p) => `"${p.nodePool.metadata.name}"`).join(', ');
+  out.push(
+    `${pc.bold(`Simulation on ${cloud.name} ${cloud.region}`)} with NodePool${simulation.pools.length === 1 ? '' : 's'} ${pools}\n`,
+  );
+  for (const note of simulation.notes) out.push(`${pc.dim(`note: ${note}`)}\n`);
+  out.push('\n');
+
+  const t = totals(simulation);
+  const u = utilization(simulation);
+  if (simulation.nodeClaims.length > 0) {
+    const rows = simulation.nodeClaims.map((c) => {
+      const alloc = c.launch.instanceType.allocatable();
+      return [
+        c.nodePool,
+        c.launch.instanceType.name,
+        c.launch.offering.zone,
+        c.launch.offering.capacityType,
+        formatUsd(c.launch.offering.price),
+        String(c.pods.length),
+        `${formatCores(c.requests.cpu ?? 0)}/${formatCores(alloc.cpu ?? 0)}`,
+        `${formatGiB(c.requests.memory ?? 0)}/${formatGiB(alloc.memory ?? 0)}`,
+      ];
+    });
+    rows.push([
+      pc.bold('TOTAL'),
+      `${t.nodes} node${t.nodes === 1 ? '' : 's'}`,
+      '',
+      '',
+      pc.bold(formatUsd(t.pricePerHour)),
+      String(simulation.nodeClaims.reduce((n, c) => n + c.pods.length, 0)),
+      `${formatCores(u.cpuRequested)}/${formatCores(u.cpuAllocatable)} (${formatPercent(u.cpuRequested, u.cpuAllocatable)})`,
+      `${formatGiB(u.memoryRequested)}/${formatGiB(u.memoryAllocatable)} (${formatPercent(u.memoryRequested, u.memoryAllocatable)})`,
+    ]);
+    out.push(
+      renderTable(
+        [
+          'NODEPOOL',
+          'INSTANCE TYPE',
+          'ZONE',
+          'CAPACITY TYPE',
+          'USD/HOUR',
+          'PODS',
+          'CPU REQ/ALLOC',
+          'MEMORY REQ/ALLOC',
+        ],
+        rows,
+        ['left', 'left', 'left', 'left', 'right', 'right', 'right', 'right'],
+      ),
+    );
+  } else {
+    out.push('No new node claims.\n');
+  }
+  for (const n of simulation.existingNodes)
+    out.push(`existing node ${n.name}: ${n.pods.length} pod(s)\n`);
+  out.push('\n');
+  const month = t.pricePerHour * 730;
+  out.push(
+    `${t.scheduledPods} of ${t.pods} pods scheduled on ${t.nodes} new node${t.nodes === 1 ? '' : 's'}; ${formatUsd(t.pricePerHour)}/hour (~$${month.toFixed(2)}/month at 730 hours).\n`,
+  );
+  if (simulation.podErrors.length > 0) {
+    out.push(`\n${pc.yellow(pc.bold(`Pending pods (${simulation.podErrors.length}):`))}\n`);
+    for (const e of simulation.podErrors) out.push(`  ${podName(e.pod)}: ${e.reason}\n`);
+  }
+  return out.join('');
+}

@@ -1,0 +1,155 @@
+/**
+ * Which NodePools (and NodeClasses) a simulation on a cloud uses.
+ *
+ * - NodePools whose `nodeClassRef` names the cloud's NodeClass kind are used as written.
+ * - No NodePool in the input ⇒ the cloud's documented default NodePool and NodeClass.
+ * - NodePools only for other clouds (e.g. AKSNodeClass pools simulated with `--cloud aws`) are
+ *   retargeted: same requirements, taints, labels, limits and weight, pointed at this cloud's
+ *   default NodeClass, with requirements on another provider's label domain dropped. That is what
+ *   makes `compare` possible with one set of NodePools; upstream would ignore such pools.
+ * - In a mixed input, pools for other clouds are ignored (as upstream ignores pools whose
+ *   NodeClass kind the provider does not support).
+ * Every choice that is not "as written" is reported as a note.
+ */
+import type { NodePool } from '@karpenter-ts/api';
+import type { Cloud } from '../clouds/cloud.js';
+import { referencesCloud } from '../clouds/cloud.js';
+import type { KubeObject, ManifestDocument } from '../manifests/document.js';
+import { NODE_CLASS_GROUPS } from '../manifests/inventory.js';
+
+/** How a NodePool came to be in the simulation. */
+export type NodePoolOrigin = 'input' | 'default' | 'retargeted';
+
+/** A NodePool the simulation launches from, with the NodeClass its instance types come from. */
+export interface PlannedNodePool {
+  readonly nodePool: NodePool;
+  readonly origin: NodePoolOrigin;
+  /** The NodeClass object (from the input, or the cloud's default). */
+  readonly nodeClass: KubeObject;
+  /** True when the NodeClass is the cloud's default (not found in the input). */
+  readonly defaultNodeClass: boolean;
+}
+
+/** NodePools for the cloud and notes about every substitution made. */
+export interface NodePoolPlan {
+  readonly pools: PlannedNodePool[];
+  readonly notes: string[];
+}
+
+/** Label domains of the providers, whose requirement keys are dropped when retargeting. */
+const PROVIDER_LABEL_DOMAINS = [
+  'karpenter.azure.com',
+  'kubernetes.azure.com',
+  'karpenter.k8s.aws',
+  'karpenter.kwok.sh',
+];
+
+/** Picks the NodePools and NodeClasses for `cloud` from the input's NodePools and NodeClasses. */
+export function planNodePools(
+  nodePoolDocs: readonly ManifestDocument[],
+  nodeClassDocs: readonly ManifestDocument[],
+  cloud: Cloud,
+): NodePoolPlan {
+  const notes: string[] = [];
+  const defaults = cloud.defaults();
+  const kind = cloud.nodeClassKind;
+  const nodeClassNamed = (name: string): KubeObject | undefined =>
+    nodeClassDocs.find(
+      (d) =>
+        d.object.kind === kind.kind &&
+        NODE_CLASS_GROUPS[d.object.kind] === kind.group &&
+        d.object.metadata?.name === name,
+    )?.object;
+
+  if (nodePoolDocs.length === 0) {
+    notes.push(
+      `no NodePool in the input: using the ${defaults.source} (NodePool "${defaults.nodePool.metadata.name}", ${kind.kind} "${defaults.nodeClass.metadata?.name}")`,
+    );
+    return {
+      pools: [
+        {
+          nodePool: defaults.nodePool,
+          origin: 'default',
+          nodeClass: defaults.nodeClass,
+          defaultNodeClass: true,
+        },
+      ],
+      notes,
+    };
+  }
+
+  const pools = nodePoolDocs.map((d) => d.object as unknown as NodePool);
+  const own = pools.filter((p) => referencesCloud(p, cloud));
+  if (own.length > 0) {
+    for (const p of pools) {
+      if (!referencesCloud(p, cloud)) {
+        const ref = p.spec.template.spec.nodeClassRef;
+        notes.push(
+          `NodePool "${p.metadata.name}" is ignored: it references ${ref.kind}, not ${kind.kind}`,
+        );
+      }
+    }
+    return {
+      pools: own.map((nodePool) => {
+        const name = nodePool.spec.template.spec.nodeClassRef.name;
+        const nodeClass = nodeClassNamed(name);
+        if (!nodeClass) {
+          notes.push(
+            `NodePool "${nodePool.metadata.name}" references ${kind.kind} "${name}", which is not in the input: using the default ${kind.kind} settings`,
+          );
+        }
+        return {
+          nodePool,
+          origin: 'input',
+          nodeClass: nodeClass ?? defaults.nodeClass,
+          defaultNodeClass: !nodeClass,
+        };
+      }),
+      notes,
+    };
+  }
+
+  return {
+    pools: pools.map((original) => {
+      const { nodePool, dropped } = retarget(
+        original,
+        cloud,
+        String(defaults.nodeClass.metadata?.name ?? 'default'),
+      );
+      const from = original.spec.template.spec.nodeClassRef.kind;
+      notes.push(
+        `NodePool "${original.metadata.name}" references ${from}: simulated on ${cloud.name} with the default ${kind.kind}` +
+          (dropped.length > 0 ? `, dropping requirements on ${dropped.join(', ')}` : ''),
+      );
+      return {
+        nodePool,
+        origin: 'retargeted',
+        nodeClass: defaults.nodeClass,
+        defaultNodeClass: true,
+      };
+    }),
+    notes,
+  };
+}
+
+function retarget(
+  pool: NodePool,
+  cloud: Cloud,
+  nodeClassName: string,
+): { nodePool: NodePool; dropped: string[] } {
+  const copy = structuredClone(pool);
+  const spec = copy.spec.template.spec;
+  const dropped: string[] = [];
+  spec.requirements = (spec.requirements ?? []).filter((r) => {
+    const domain = r.key.includes('/') ? r.key.slice(0, r.key.indexOf('/')) : '';
+    const foreign = PROVIDER_LABEL_DOMAINS.includes(domain) && !cloud.wellKnownLabels.has(r.key);
+    if (foreign) dropped.push(r.key);
+    return !foreign;
+  });
+  spec.nodeClassRef = {
+    group: cloud.nodeClassKind.group,
+    kind: cloud.nodeClassKind.kind,
+    name: nodeClassName,
+  };
+  return { nodePool: copy, dropped };
+}

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import type { NodePool } from '@karpenter-ts/api';
+import {
+  addResources,
+  fits,
+  podRequests,
+  Requirements,
+  type ResourceList,
+} from '@karpenter-ts/scheduling';
+import { allowUndefinedLabels } from '../src/clouds/cloud.js';
+import { createCloud } from '../src/clouds/select.js';
+import type { CloudName } from '../src/commands/options.js';
+import { memoryIo } from '../src/io.js';
+import { loadManifestsStrict } from '../src/manifests/load.js';
+import { parseManifestText } from '../src/manifests/parse.js';
+import { run } from '../src/program.js';
+import { simulate, type Simulation } from '../src/simulation/simulate.js';
+
+const WORKLOADS = {
+  'online-boutique': '../../examples/workloads/online-boutique-kubernetes-manifests.yaml',
+  'sock-shop': '../../examples/workloads/sock-shop-complete-demo.yaml',
+};
+const NOW = new Date('2026-01-02T03:04:05Z');
+
+/** Checks what every simulation must satisfy, recomputing fit with the scheduling package. */
+function expectSound(simulation: Simulation, expectedPods: number): void {
+  expect(simulation.podErrors.map((e) => e.reason)).toEqual([]);
+  const placed = simulation.nodeClaims.flatMap((c) => c.pods);
+  expect(placed).toHaveLength(expectedPods);
+  expect(new Set(placed).size).toBe(expectedPods);
+  const pools = new Map(simulation.pools.map((p) => [p.nodePool.metadata.name, p.nodePool]));
+  const allowUndefined = allowUndefinedLabels(simulation.cloud);
+  for (const claim of simulation.nodeClaims) {
+    const { instanceType, offering } = claim.launch;
+    // Fit: the pods' own requests (init containers, sidecars, overhead counted by podRequests) fit the launched type.
+    const requests = claim.pods.reduce<ResourceList>(
+      (sum, pod) => addResources(sum, podRequests(pod)),
+      {},
+    );
+    expect(
+      fits(requests, instanceType.allocatable()),
+      `${instanceType.name} holds ${claim.pods.length} pods`,
+    ).toBe(true);
+    expect(fits(claim.requests, instanceType.allocatable())).toBe(true);
+    // Requirements: the instance type's labels and the offering satisfy every NodePool requirement.
+    const pool = pools.get(claim.nodePool)!;
+    const poolRequirements = Requirements.fromNodeSelectorRequirements(
+      pool.spec.template.spec.requirements,
+    );
+    expect(instanceType.requirements.intersects(poolRequirements)).toBeUndefined();
+    expect(poolRequirements.compatible(offering.requirements, allowUndefined)).toBeUndefined();
+    const labels: Record<string, string> = {
+      ...instanceType.requirements.labels(),
+      'topology.kubernetes.io/zone': offering.zone,
+      'karpenter.sh/capacity-type': offering.capacityType,
+    };
+    for (const requirement of poolRequirements) {
+      const value = labels[requirement.key];
+      if (value !== undefined)
+        expect(requirement.has(value), `${requirement.key}=${value} on ${instanceType.name}`).toBe(
+          true,
+        );
+    }
+    expect(offering.available).toBe(true);
+    // The launched offering is the cheapest available offering compatible with the claim among its options.
+    for (const option of claim.instanceTypeOptions) {
+      for (const o of option.offerings) {
+        if (o.available && claim.requirements.isCompatible(o.requirements, allowUndefined)) {
+          expect(o.price).toBeGreaterThanOrEqual(offering.price);
+        }
+      }
+    }
+  }
+}
+
+describe.each<[CloudName, string]>([
+  ['azure', 'eastus'],
+  ['aws', 'us-east-1'],
+])('simulate on %s with the real example workloads', (cloudName, region) => {
+  for (const [name, file] of Object.entries(WORKLOADS)) {
+    for (const scale of [1, 50]) {
+      it(`schedules every pod of ${name} at --scale ${scale} onto node claims that fit them and obey the default NodePool`, async () => {
+        const documents = await loadManifestsStrict([file]);
+        const cloud = createCloud(cloudName, undefined);
+        expect(cloud.region).toBe(region);
+        const simulation = simulate(documents, cloud, { scale, now: NOW });
+        expect(simulation.pools.map((p) => p.origin)).toEqual(['default']);
+        expect(simulation.notes[0]).toMatch(/^no NodePool in the input: using the /);
+        const expected = (name === 'online-boutique' ? 12 : 14) * scale;
+        expect(simulation.pendingPods).toBe(expected);
+        expectSound(simulation, expected);
+      });
+    }
+  }
+
+  it('obeys a NodePool from the input: arm64 spot nodes only', async () => {
+    const kind =
+      cloudName === 'azure'
+        ? ['karpenter.azure.com', 'AKSNodeClass']
+        : ['karpenter.k8s.aws', 'EC2NodeClass'];
+    const pool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: arm-spot }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: ${kind[0]}, kind: ${kind[1]}, name: default }
+      requirements:
+        - { key: kubernetes.io/arch, operator: In, values: [arm64] }
+        - { key: karpenter.sh/capacity-type, operator: In, values: [spot] }
+`;
+    const documents = [
+      ...parseManifestText(pool, 'pool.yaml').documents,
+      ...(await loadManifestsStrict([WORKLOADS['online-boutique']])),
+    ];
+    const simulation = simulate(documents, createCloud(cloudName, undefined), {
+      scale: 10,
+      now: NOW,
+    });
+    expect(simulation.pools.map((p) => [p.nodePool.metadata.name, p.origin])).toEqual([
+      ['arm-spot', 'input'],
+    ]);
+    expectSound(simulation, 120);
+    for (const claim of simulation.nodeClaims) {
+      expect(claim.launch.instanceType.requirements.labels()['kubernetes.io/arch']).toBe('arm64');
+      expect(claim.launch.offering.capacityType).toBe('spot');
+    }
+  });
+});
+
+describe('simulate', () => {
+  it('gives the same node claims with the wasm and the ts solver', async () => {
+    const documents = await loadManifestsStrict([WORKLOADS['sock-shop']]);
+    const shape = (solver: 'wasm' | 'ts') =>
+      simulate(documents, createCloud('azure', undefined), {
+        scale: 20,
+        solver,
+        now: NOW,
+      }).nodeClaims.map((c) => [c.launch.instanceType.name, c.pods.length]);
+    expect(shape('ts')).toEqual(shape('wasm'));
+  });
+
+  it('retargets a NodePool written for another cloud and says so', async () => {
+    const pool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: general }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      requirements:
+        - { key: karpenter.azure.com/sku-family, operator: In, values: [D] }
+        - { key: kubernetes.io/arch, operator: In, values: [amd64] }
+`;
+    const documents = [
+      ...parseManifestText(pool, 'pool.yaml').documents,
+      ...(await loadManifestsStrict([WORKLOADS['online-boutique']])),
+    ];
+    const simulation = simulate(documents, createCloud('aws', undefined), { now: NOW });
+    expect(simulation.pools[0]!.origin).toBe('retargeted');
+    expect(simulation.pools[0]!.nodePool.spec.template.spec.requirements).toEqual([
+      { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+    ]);
+    expect(simulation.notes).toEqual([
+      'NodePool "general" references AKSNodeClass: simulated on aws with the default EC2NodeClass, dropping requirements on karpenter.azure.com/sku-family',
+    ]);
+    expectSound(simulation, 12);
+  });
+
+  it('reports a pod no NodePool can host as pending, with the reason', async () => {
+    const pod = `apiVersion: v1
+kind: Pod
+metadata: { name: huge }
+spec:
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "100000" } } }]
+`;
+    const simulation = simulate(
+      parseManifestText(pod, 'pod.yaml').documents,
+      createCloud('sim', undefined),
+      { now: NOW },
+    );
+    expect(simulation.nodeClaims).toEqual([]);
+    expect(simulation.podErrors).toHaveLength(1);
+    expect(simulation.podErrors[0]!.reason).not.toBe('');
+  });
+
+  it('stops with one line naming file, document and field for an invalid NodePool', async () => {
+    const pool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: bad }
+spec:
+  weight: 0
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      requirements: []
+`;
+    expect(() =>
+      simulate(parseManifestText(pool, 'pool.yaml').documents, createCloud('azure', undefined)),
+    ).toThrow('pool.yaml:1 spec.weight: must be at least 1, got 0');
+  });
+});
+
+describe('karpenter-ts simulate --output json', () => {
+  it('prints {cloud, region, nodeClaims[], podErrors[], totals}', async () => {
+    const io = memoryIo();
+    const code = await run(
+      ['simulate', WORKLOADS['online-boutique'], '--cloud', 'aws', '-o', 'json'],
+      io,
+    );
+    expect(io.stderr).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(io.stdout) as {
+      cloud: string;
+      region: string;
+      nodeClaims: Record<string, unknown>[];
+      podErrors: unknown[];
+      totals: { nodes: number; pods: number; scheduledPods: number; pricePerHour: number };
+    };
+    expect(report.cloud).toBe('aws');
+    expect(report.region).toBe('us-east-1');
+    expect(report.podErrors).toEqual([]);
+    expect(report.totals.pods).toBe(12);
+    expect(report.totals.scheduledPods).toBe(12);
+    expect(report.totals.nodes).toBe(report.nodeClaims.length);
+    for (const claim of report.nodeClaims) {
+      for (const key of [
+        'nodePool',
+        'instanceType',
+        'zone',
+        'capacityType',
+        'pricePerHour',
+        'pods',
+        'requests',
+        'allocatable',
+      ]) {
+        expect(claim).toHaveProperty(key);
+      }
+      expect((claim.requests as Record<string, string>).cpu).toMatch(/^\d+m?$/);
+    }
+    const sum = report.nodeClaims.reduce((s, c) => s + (c.pricePerHour as number), 0);
+    expect(report.totals.pricePerHour).toBeCloseTo(sum, 6);
+  });
+
+  it('exits 1 with one line when there is nothing to schedule', async () => {
+    const io = memoryIo();
+    const code = await run(['simulate', 'test/fixtures/valid'], io);
+    expect(code).toBe(1);
+    expect(io.stderr).toMatch(
+      /^karpenter-ts: error: nothing to schedule: no pending pods in the input/,
+    );
+  });
+});
