@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { NodePool } from '@karpenter-ts/api';
 import {
   addResources,
   fits,
