@@ -1,1 +1,15 @@
-export {};
+export { SeededRandom } from './rng.js';
+export {
+  benchmarkInstanceTypes,
+  benchmarkNodePool,
+  DIVERSE_SIZES,
+  diversePods,
+  PREFERENCE_PODS,
+  preferencePods,
+  SEED,
+} from './scheduling-workload.js';
+export {
+  measureCase,
+  UnscheduledPodsError,
+  type SchedulingCaseResult,
+} from './scheduling-bench.js';

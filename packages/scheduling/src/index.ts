@@ -36,3 +36,35 @@ export {
   type TaintLike,
   type TolerationLike,
 } from './taints.js';
+export { compileLabelSelector, type LabelMatcher } from './label-selector.js';
+export {
+  anyHostPortConflict,
+  formatHostPort,
+  hostPortsConflict,
+  HostPortUsage,
+  podHostPorts,
+  type HostPort,
+} from './host-ports.js';
+export { podRequests } from './pod-requests.js';
+export {
+  podConstraints,
+  relax,
+  type PodConstraints,
+  type PreferencePolicy,
+  type RelaxationStep,
+} from './pod-constraints.js';
+export { checkMinValues, type MinValuesResult } from './min-values.js';
+export { cheapestOfferingPrice, orderByPrice } from './instance-type-order.js';
+export { orderByWeight } from './node-pool-template.js';
+export { queueOrder } from './queue.js';
+export { DEFAULT_MAX_INSTANCE_TYPES, Scheduler } from './scheduler.js';
+export type {
+  ExistingNodeInput,
+  ExistingNodePlacement,
+  MinValuesPolicy,
+  NewNodeClaim,
+  SchedulerInstanceType,
+  SchedulerOffering,
+  SchedulerOptions,
+  SchedulingResults,
+} from './scheduler-types.js';

@@ -1,0 +1,88 @@
+/**
+ * Per-pod scheduling data, computed once per pod and cached (upstream caches it by UID since
+ * PR #1950): requests, host ports, unrelaxed constraints, and the requirements of any
+ * constraints object (karpenter-core.md 2.4).
+ */
+import type { Pod } from '@karpenter-ts/api';
+import { podHostPorts, type HostPort } from './host-ports.js';
+import { podConstraints, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
+import { podRequests } from './pod-requests.js';
+import { Requirements } from './requirements.js';
+import type { ResourceList } from './resources.js';
+
+/** What the scheduler needs of a pod, computed once. */
+export interface PodData {
+  readonly pod: Pod;
+  readonly uid: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Requests as the kube-scheduler counts them, with `pods: 1`. */
+  readonly requests: ResourceList;
+  readonly hostPorts: readonly HostPort[];
+  /** Constraints before any relaxation. */
+  readonly constraints: PodConstraints;
+  /** Whether the pod asks for Dynamic Resource Allocation claims (not simulated; see scheduler). */
+  readonly usesResourceClaims: boolean;
+}
+
+/** Requirements of one set of constraints. */
+export interface ConstraintRequirements {
+  /**
+   * Node selector, the first required node-affinity term, and (while preferences are
+   * respected) the heaviest preferred node-affinity term as if required.
+   */
+  readonly requirements: Requirements;
+  /** Node selector and the first required node-affinity term only. */
+  readonly strict: Requirements;
+}
+
+/** Builds the pod's scheduling data. Throws (QuantityError/ResourceListError) on malformed requests. */
+export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
+  const spec = pod.spec;
+  const usesResourceClaims =
+    (spec?.resourceClaims?.length ?? 0) > 0 ||
+    [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])].some(
+      (c) => (c.resources?.claims?.length ?? 0) > 0,
+    );
+  return {
+    pod,
+    uid: pod.metadata?.uid ?? `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`,
+    name: pod.metadata?.name ?? '',
+    namespace: pod.metadata?.namespace ?? 'default',
+    labels: pod.metadata?.labels ?? {},
+    requests: podRequests(pod),
+    hostPorts: podHostPorts(pod),
+    constraints: podConstraints(pod, policy),
+    usesResourceClaims,
+  };
+}
+
+const requirementCache = new WeakMap<PodConstraints, ConstraintRequirements>();
+
+/**
+ * The requirements of a constraints object, cached per object (so the unrelaxed constraints of a
+ * pod are converted once). Throws RequirementError for an invalid node selector requirement.
+ */
+export function constraintRequirements(c: PodConstraints): ConstraintRequirements {
+  let cached = requirementCache.get(c);
+  if (cached === undefined) {
+    const strict = Requirements.fromLabels(c.nodeSelector);
+    const firstTerm = c.requiredNodeTerms[0];
+    if (firstTerm !== undefined) {
+      strict.add(
+        ...Requirements.fromNodeSelectorRequirements(firstTerm.matchExpressions ?? []).values(),
+      );
+    }
+    const preferred = c.preferredNodeTerms[0];
+    const requirements =
+      preferred === undefined
+        ? strict
+        : strict.intersection(
+            Requirements.fromNodeSelectorRequirements(preferred.preference.matchExpressions ?? []),
+          );
+    cached = { requirements, strict };
+    requirementCache.set(c, cached);
+  }
+  return cached;
+}

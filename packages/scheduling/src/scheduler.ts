@@ -1,0 +1,770 @@
+/**
+ * The provisioning Scheduler (karpenter-core.md 2.3–2.16, upstream `scheduling/scheduler.go`):
+ * places a batch of pending pods onto existing nodes, in-flight node claims and new node claims,
+ * relaxing preferences as upstream does, and reports the node claims to launch.
+ *
+ * The numeric hot path — does a pod fit, which instance types survive — runs in the solver
+ * (@karpenter-ts/solver, WebAssembly or its TypeScript twin) over a catalog of (NodePool,
+ * instance type, daemon group) rows; requirements, taints, host ports and topology stay here.
+ */
+import type { Pod, Toleration } from '@karpenter-ts/api';
+import { Labels } from '@karpenter-ts/api';
+import { createSolver, type Solver } from '@karpenter-ts/solver';
+import {
+  andMask,
+  Catalog,
+  columnOrder,
+  countBits,
+  forEachRow,
+  requestVector,
+  type CatalogRow,
+} from './catalog.js';
+import { ClaimOrder } from './claim-order.js';
+import {
+  daemonPod,
+  existingNodeDaemonOverhead,
+  groupDaemonsByInstanceType,
+  isDaemonSetPod,
+} from './daemon-overhead.js';
+import type { DaemonGroup, DaemonPod } from './daemon-overhead.js';
+import { formatHostPort, HostPortUsage, podHostPorts } from './host-ports.js';
+import { compatibleCapacityTypes, orderByPrice } from './instance-type-order.js';
+import { checkMinValues, describeShortfall } from './min-values.js';
+import { nodePoolTemplate, orderByWeight, type NodePoolTemplate } from './node-pool-template.js';
+import { relax, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
+import { buildPodData, constraintRequirements, type PodData } from './pod-data.js';
+import { podRequests } from './pod-requests.js';
+import { SchedulingQueue } from './queue.js';
+import { Requirement } from './requirement.js';
+import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from './requirements.js';
+import {
+  addResources,
+  fits,
+  formatResourceList,
+  subtractResources,
+  type ResourceList,
+} from './resources.js';
+import type {
+  ExistingNodeInput,
+  ExistingNodePlacement,
+  MinValuesPolicy,
+  NewNodeClaim,
+  SchedulerInstanceType,
+  SchedulerOptions,
+  SchedulingResults,
+} from './scheduler-types.js';
+import { toleratesAll } from './taints.js';
+import { TopologyDomains } from './topology/domains.js';
+import { Topology, type AttemptTopology } from './topology/topology.js';
+
+const HOSTNAME = Labels.Hostname;
+const WELL_KNOWN = WELL_KNOWN_LABELS_ALLOW_UNDEFINED;
+const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+/** Upstream `MaxInstanceTypes`. */
+export const DEFAULT_MAX_INSTANCE_TYPES = 600;
+
+/** One scheduling attempt of a pod: its (possibly relaxed) constraints and what follows from them. */
+interface Attempt {
+  readonly data: PodData;
+  readonly constraints: PodConstraints;
+  readonly requirements: Requirements;
+  readonly strict: Requirements;
+  readonly tolerations: readonly Toleration[];
+  readonly topology: AttemptTopology;
+  readonly requests: Float64Array;
+  /** Rows the pod could use at all (a superset of what any claim will allow). */
+  readonly podMask: Uint32Array;
+  readonly portMask: Uint32Array | undefined;
+  /** Per template: undefined when the pod may use it, else why not. */
+  readonly templateRejection: readonly (string | undefined)[];
+}
+
+/** An existing node during one solve. */
+interface ExistingNodeState {
+  readonly input: ExistingNodeInput;
+  readonly requirements: Requirements;
+  readonly taints: NonNullable<ExistingNodeInput['taints']>;
+  available: ResourceList;
+  readonly hostPorts: HostPortUsage;
+  readonly placed: Pod[];
+}
+
+/** An in-flight node claim during one solve; `id` is its solver claim id. */
+interface ClaimState {
+  readonly id: number;
+  readonly template: number;
+  readonly hostname: string;
+  requirements: Requirements;
+  readonly pods: PodData[];
+  readonly hostPorts: HostPortUsage;
+  minValuesRelaxed: boolean;
+}
+
+/** The scheduler. Construct once per set of pools, instance types, nodes and daemonsets. */
+export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType> {
+  private readonly templates: NodePoolTemplate<IT>[] = [];
+  /** Pools dropped before scheduling, with the reason (reported when no pool is left). */
+  private readonly droppedPools: string[] = [];
+  private readonly daemons: DaemonPod[];
+  private readonly catalog: Catalog<IT>;
+  private readonly solver: Solver;
+  private readonly preferencePolicy: PreferencePolicy;
+  private readonly minValuesPolicy: MinValuesPolicy;
+  private readonly maxInstanceTypes: number;
+  private readonly poolsHavePreferNoSchedule: boolean;
+  private readonly podData = new WeakMap<Pod, PodData>();
+
+  /**
+   * @throws Error naming the field for malformed options (pools, quantities, requirements, an
+   *   unknown solver or policy).
+   */
+  constructor(private readonly options: SchedulerOptions<IT>) {
+    this.preferencePolicy = options.preferencePolicy ?? 'Respect';
+    if (this.preferencePolicy !== 'Respect' && this.preferencePolicy !== 'Ignore') {
+      throw new Error(
+        `preferencePolicy must be "Respect" or "Ignore", got ${JSON.stringify(this.preferencePolicy)}`,
+      );
+    }
+    this.minValuesPolicy = options.minValuesPolicy ?? 'Strict';
+    if (this.minValuesPolicy !== 'Strict' && this.minValuesPolicy !== 'BestEffort') {
+      throw new Error(
+        `minValuesPolicy must be "Strict" or "BestEffort", got ${JSON.stringify(this.minValuesPolicy)}`,
+      );
+    }
+    this.maxInstanceTypes = options.maxInstanceTypes ?? DEFAULT_MAX_INSTANCE_TYPES;
+    if (!Number.isInteger(this.maxInstanceTypes) || this.maxInstanceTypes < 1) {
+      throw new Error(`maxInstanceTypes must be a positive integer, got ${this.maxInstanceTypes}`);
+    }
+    this.solver = createSolver(options.solver ?? 'wasm');
+    this.daemons = (options.daemonSetPods ?? []).map((p) => daemonPod(p));
+
+    for (const pool of orderByWeight(options.nodePools)) {
+      const name = pool.metadata.name ?? '';
+      const types = options.instanceTypes.get(name) ?? [];
+      const template = nodePoolTemplate(pool, types);
+      if (types.length === 0) this.droppedPools.push(`nodepool "${name}" has no instance types`);
+      else if (template.instanceTypes.length === 0) {
+        this.droppedPools.push(
+          `nodepool "${name}" has no instance types compatible with its requirements`,
+        );
+      } else this.templates.push(template);
+    }
+    this.poolsHavePreferNoSchedule = this.templates.some((t) =>
+      t.taints.some((x) => x.effect === 'PreferNoSchedule'),
+    );
+
+    // Catalog rows: (template, instance type) with the type's daemon group for that template.
+    const rows: CatalogRow<IT>[] = [];
+    const groups: DaemonGroup[] = [];
+    const typeIndex = new Map<IT, number>();
+    this.templates.forEach((t, pool) => {
+      const { groupOf, groups: poolGroups } = groupDaemonsByInstanceType(
+        this.daemons,
+        t,
+        t.instanceTypes.map((it) => it.requirements),
+      );
+      const base = groups.length;
+      groups.push(...poolGroups);
+      t.instanceTypes.forEach((it, i) => {
+        let ti = typeIndex.get(it);
+        if (ti === undefined) {
+          ti = typeIndex.size;
+          typeIndex.set(it, ti);
+        }
+        rows.push({
+          pool,
+          instanceType: it,
+          daemonGroup: base + (groupOf[i] as number),
+          typeIndex: ti,
+        });
+      });
+    });
+    this.catalog = new Catalog(rows, groups, this.templates.length);
+    rows.forEach((_, r) => {
+      if (this.catalog.overheadFits(r)) this.catalog.enable(r);
+    });
+  }
+
+  /** The pod's cached scheduling data. */
+  private data(pod: Pod): PodData {
+    let d = this.podData.get(pod);
+    if (d === undefined) {
+      d = buildPodData(pod, this.preferencePolicy);
+      this.podData.set(pod, d);
+    }
+    return d;
+  }
+
+  /**
+   * Schedules the pods. Every call starts from the scheduler's inputs (existing nodes, no
+   * in-flight node claims), so repeated calls with the same pods give the same results.
+   */
+  solve(pods: readonly Pod[]): SchedulingResults<IT> {
+    return new SolveRun(this, pods).run();
+  }
+
+  /** @internal state shared with a run. */
+  get internals() {
+    return {
+      templates: this.templates,
+      droppedPools: this.droppedPools,
+      daemons: this.daemons,
+      catalog: this.catalog,
+      solver: this.solver,
+      minValuesPolicy: this.minValuesPolicy,
+      maxInstanceTypes: this.maxInstanceTypes,
+      poolsHavePreferNoSchedule: this.poolsHavePreferNoSchedule,
+      options: this.options,
+      data: (pod: Pod) => this.data(pod),
+    };
+  }
+}
+
+/** One `solve`: all per-batch state. */
+class SolveRun<IT extends SchedulerInstanceType> {
+  private readonly s: Scheduler<IT>['internals'];
+  private readonly columns: string[];
+  private readonly catalog: Catalog<IT>;
+  private readonly solver: Solver;
+  private readonly templates: readonly NodePoolTemplate<IT>[];
+  private readonly topology: Topology;
+  private readonly domains = new TopologyDomains();
+  private readonly existing: ExistingNodeState[] = [];
+  private readonly claims: ClaimState[] = [];
+  private readonly order = new ClaimOrder();
+  /** Remaining limits per template (undefined = unlimited). */
+  private readonly remaining: (ResourceList | undefined)[];
+  /** Rows each template may still open within its limits. */
+  private readonly limitMasks: Uint32Array[];
+  private readonly errors = new Map<Pod, string>();
+  private readonly podMaskCache = new Map<string, Uint32Array>();
+  private readonly scratch: Uint32Array;
+  private readonly fit: Uint32Array;
+  private readonly zeros: Float64Array;
+  private readonly vectors = new Map<PodData, Float64Array>();
+
+  constructor(
+    scheduler: Scheduler<IT>,
+    private readonly pods: readonly Pod[],
+  ) {
+    this.s = scheduler.internals;
+    this.catalog = this.s.catalog;
+    this.solver = this.s.solver;
+    this.templates = this.s.templates;
+    const names = new Set<string>();
+    for (const row of this.catalog.rows)
+      for (const k in row.instanceType.allocatable()) names.add(k);
+    for (const d of this.s.daemons) for (const k in d.requests) names.add(k);
+    for (const p of pods) for (const k in this.s.data(p).requests) names.add(k);
+    this.columns = columnOrder(names);
+    this.solver.load(this.catalog.solverCatalog(this.columns));
+    this.scratch = new Uint32Array(this.catalog.words);
+    this.fit = new Uint32Array(this.catalog.words);
+    this.zeros = new Float64Array(this.columns.length);
+    this.topology = new Topology(this.domains, this.s.options.namespaceLabels);
+    this.registerDomains();
+    this.remaining = this.templates.map((t) =>
+      t.limits === undefined ? undefined : { ...t.limits },
+    );
+    this.initExistingNodes();
+    this.limitMasks = this.templates.map((_, i) => this.limitMask(i));
+  }
+
+  /** The domain universe: every pool × instance type, every existing node. */
+  private registerDomains(): void {
+    this.templates.forEach((t) => {
+      for (const r of t.requirements) {
+        if (!r.complement)
+          for (const v of r.valuesList()) this.domains.register(r.key, v, t.taints);
+      }
+      for (const it of t.instanceTypes) {
+        const reqs = t.requirements.intersection(it.requirements);
+        for (const r of reqs) {
+          if (!r.complement)
+            for (const v of r.valuesList()) this.domains.register(r.key, v, t.taints);
+        }
+        for (const o of it.offerings) {
+          if (!o.available || !reqs.isIntersecting(o.requirements)) continue;
+          for (const r of o.requirements) {
+            if (r.complement) continue;
+            for (const v of r.valuesList())
+              if (reqs.get(r.key).has(v)) this.domains.register(r.key, v, t.taints);
+          }
+        }
+      }
+    });
+  }
+
+  /** Existing nodes: initialized first, then by name; their pods counted by topology and limits. */
+  private initExistingNodes(): void {
+    const inputs = [...(this.s.options.existingNodes ?? [])].sort((a, b) => {
+      const ia = a.initialized === false ? 1 : 0;
+      const ib = b.initialized === false ? 1 : 0;
+      return ia - ib || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    });
+    for (const input of inputs) {
+      const labels: Record<string, string> = { [HOSTNAME]: input.name, ...input.labels };
+      const requirements = Requirements.fromLabels(labels);
+      const taints = input.taints ?? [];
+      const pods = (input.pods ?? []).filter(
+        (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+      );
+      let used: ResourceList = {};
+      let daemonUsed: ResourceList = {};
+      const hostPorts = new HostPortUsage();
+      for (const p of pods) {
+        const req = podRequests(p);
+        used = addResources(used, req);
+        if (isDaemonSetPod(p)) daemonUsed = addResources(daemonUsed, req);
+        hostPorts.add(podHostPorts(p));
+        const affinity =
+          p.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+        this.topology.record(
+          { namespace: p.metadata?.namespace ?? 'default', labels: p.metadata?.labels ?? {} },
+          affinity,
+          requirements,
+          taints,
+        );
+      }
+      const daemon = existingNodeDaemonOverhead(this.s.daemons, {
+        requirements,
+        taints,
+        pods,
+        boundDaemonRequests: daemonUsed,
+      });
+      hostPorts.add(daemon.hostPorts);
+      for (const key of Object.keys(labels))
+        this.domains.register(key, labels[key] as string, taints);
+      this.existing.push({
+        input,
+        requirements,
+        taints,
+        available: subtractResources(subtractResources(input.allocatable, used), daemon.overhead),
+        hostPorts,
+        placed: [],
+      });
+      const t = this.templates.findIndex((x) => x.name === input.nodePoolName);
+      const rem = this.remaining[t];
+      if (t >= 0 && rem !== undefined) {
+        this.remaining[t] = subtractResources(rem, {
+          ...(input.capacity ?? input.allocatable),
+          nodes: 1,
+        });
+      }
+    }
+  }
+
+  /** Rows of template `t` whose capacity is within the remaining limits. */
+  private limitMask(t: number): Uint32Array {
+    const poolMask = this.catalog.poolMasks[t] as Uint32Array;
+    const rem = this.remaining[t];
+    if (rem === undefined) return poolMask;
+    const mask = new Uint32Array(this.catalog.words);
+    forEachRow(poolMask, (row) => {
+      const cap = (this.catalog.rows[row] as CatalogRow<IT>).instanceType.capacity;
+      for (const k in rem) {
+        if (k === 'nodes') continue;
+        if ((cap[k] ?? 0) > (rem[k] as number)) return;
+      }
+      mask[row >>> 5] = ((mask[row >>> 5] as number) | (1 << (row & 31))) >>> 0;
+    });
+    return mask;
+  }
+
+  run(): SchedulingResults<IT> {
+    const queued: PodData[] = [];
+    for (const pod of this.pods) {
+      let d: PodData;
+      try {
+        d = this.s.data(pod);
+      } catch (e) {
+        this.errors.set(pod, `invalid pod: ${(e as Error).message}`);
+        continue;
+      }
+      if (d.usesResourceClaims) {
+        // Upstream's default (IGNORE_DRA_REQUESTS=true): such pods are not simulated and never relaxed.
+        this.errors.set(
+          pod,
+          'pod uses Dynamic Resource Allocation resource claims, which the scheduler does not simulate',
+        );
+        continue;
+      }
+      queued.push(d);
+    }
+    const queue = new SchedulingQueue(queued);
+    for (let d = queue.pop(); d !== undefined; d = queue.pop()) {
+      const error = this.schedule(d);
+      if (error === undefined) {
+        this.errors.delete(d.pod);
+      } else {
+        this.errors.set(d.pod, error);
+        queue.pushBack(d);
+      }
+    }
+    return this.results();
+  }
+
+  /** Tries the pod, relaxing one preference at a time; returns the last error, or undefined on success. */
+  private schedule(d: PodData): string | undefined {
+    let constraints: PodConstraints = d.constraints;
+    for (;;) {
+      let error: string;
+      try {
+        error = this.tryAttempt(d, constraints) ?? '';
+      } catch (e) {
+        return `invalid pod: ${(e as Error).message}`;
+      }
+      if (error === '') return undefined;
+      const next = relax(constraints, this.s.poolsHavePreferNoSchedule);
+      if (next === undefined) return error;
+      constraints = next.constraints;
+    }
+  }
+
+  private vector(d: PodData): Float64Array {
+    let v = this.vectors.get(d);
+    if (v === undefined) {
+      v = requestVector(d.requests, this.columns);
+      this.vectors.set(d, v);
+    }
+    return v;
+  }
+
+  /** One attempt with fixed constraints: existing nodes, then in-flight claims, then new claims. */
+  private tryAttempt(d: PodData, constraints: PodConstraints): string | undefined {
+    const { requirements, strict } = constraintRequirements(constraints);
+    const topology = this.topology.prepare(d, constraints, strict);
+    if (topology.failure !== undefined) return topology.failure;
+    const tolerations = constraints.toleratesPreferNoSchedule
+      ? [...constraints.tolerations, TOLERATE_PREFER_NO_SCHEDULE]
+      : constraints.tolerations;
+    const templateRejection = this.templates.map(
+      (t) =>
+        toleratesAll(tolerations, t.taints) ??
+        (t.requirements.compatible(requirements, WELL_KNOWN) === undefined
+          ? undefined
+          : `incompatible requirements, ${t.requirements.compatible(requirements, WELL_KNOWN)}`),
+    );
+    const portMask = d.hostPorts.length > 0 ? this.catalog.hostPortMask(d.hostPorts) : undefined;
+    const attempt: Attempt = {
+      data: d,
+      constraints,
+      requirements,
+      strict,
+      tolerations,
+      topology,
+      requests: this.vector(d),
+      podMask: this.podMask(requirements, templateRejection, portMask),
+      portMask,
+      templateRejection,
+    };
+    for (const node of this.existing) if (this.tryExisting(node, attempt)) return undefined;
+    if (this.claims.length > 0 && this.tryInFlight(attempt)) return undefined;
+    return this.tryNewClaim(attempt);
+  }
+
+  /** Rows of usable templates that the pod's own requirements (and host ports) allow. */
+  private podMask(
+    requirements: Requirements,
+    rejection: readonly (string | undefined)[],
+    portMask: Uint32Array | undefined,
+  ): Uint32Array {
+    const sig = `${this.catalog.signature(requirements)}|${rejection.map((r) => (r === undefined ? 1 : 0)).join('')}`;
+    // Masks with host ports are rare and not cached (the port set would have to be in the key).
+    let mask = portMask === undefined ? this.podMaskCache.get(sig) : undefined;
+    if (mask === undefined) {
+      mask = new Uint32Array(this.catalog.words);
+      rejection.forEach((r, t) => {
+        if (r !== undefined) return;
+        const pool = this.catalog.poolMasks[t] as Uint32Array;
+        for (let i = 0; i < mask!.length; i++)
+          mask![i] = ((mask![i] as number) | (pool[i] as number)) >>> 0;
+      });
+      andMask(mask, this.catalog.requirementMask(requirements), mask);
+      if (portMask !== undefined) andMask(mask, portMask, mask);
+      else this.podMaskCache.set(sig, mask);
+    }
+    return mask;
+  }
+
+  private tolerates(
+    tolerations: readonly Toleration[],
+    taints: ExistingNodeState['taints'],
+  ): boolean {
+    return toleratesAll(tolerations, taints) === undefined;
+  }
+
+  private tryExisting(node: ExistingNodeState, a: Attempt): boolean {
+    const d = a.data;
+    if (!fits(d.requests, node.available)) return false;
+    if (!this.tolerates(a.tolerations, node.taints)) return false;
+    if (!node.requirements.isCompatible(a.requirements)) return false;
+    if (d.hostPorts.length > 0 && node.hostPorts.conflict(d.hostPorts) !== undefined) return false;
+    const hostname = node.requirements.get(HOSTNAME).valuesList()[0] ?? node.input.name;
+    if (!this.topology.hostnameAllowed(a.topology, hostname)) return false;
+    const narrowed = this.topology.narrow(a.topology, node.requirements);
+    if (typeof narrowed === 'string') return false;
+    node.available = subtractResources(node.available, d.requests);
+    node.hostPorts.add(d.hostPorts);
+    node.placed.push(d.pod);
+    this.topology.record(d, a.constraints.requiredAntiAffinity, node.requirements, node.taints);
+    return true;
+  }
+
+  /** In-flight claims, fewest pods first (lowest id on ties); the first that takes the pod wins. */
+  private tryInFlight(a: Attempt): boolean {
+    if (a.topology.hostnameChecks.length > 0) {
+      // Hostname constraints usually rule out most claims: filter them here before any numeric check.
+      return (
+        this.order.find((id) => {
+          const claim = this.claims[id] as ClaimState;
+          return (
+            this.topology.hostnameAllowed(a.topology, claim.hostname) && this.tryClaim(claim, a)
+          );
+        }) >= 0
+      );
+    }
+    for (let after = -1; ;) {
+      const id = this.solver.findClaim(a.requests, a.podMask, after);
+      if (id < 0) return false;
+      if (this.tryClaim(this.claims[id] as ClaimState, a)) return true;
+      after = id;
+    }
+  }
+
+  private tryClaim(claim: ClaimState, a: Attempt): boolean {
+    if (a.templateRejection[claim.template] !== undefined) return false;
+    if (!claim.requirements.isCompatible(a.requirements, WELL_KNOWN)) return false;
+    const d = a.data;
+    if (d.hostPorts.length > 0 && claim.hostPorts.conflict(d.hostPorts) !== undefined) return false;
+    const reqs = claim.requirements.intersection(a.requirements);
+    const narrowed = this.topology.narrow(a.topology, reqs);
+    if (typeof narrowed === 'string') return false;
+    if (narrowed !== undefined) reqs.add(...narrowed.values());
+    const mask = this.catalog.requirementMask(reqs);
+    const exact = a.portMask === undefined ? mask : andMask(mask, a.portMask, this.scratch);
+    if (this.solver.claimFit(claim.id, a.requests, exact, this.fit) === 0) return false;
+    let relaxed = false;
+    if (reqs.hasMinValues()) {
+      const mv = checkMinValues(reqs, this.typesOf(this.fit));
+      if (!mv.satisfied) {
+        if (this.s.minValuesPolicy === 'Strict') return false;
+        relaxed = true;
+      }
+    }
+    this.solver.commit(claim.id, a.requests, this.fit);
+    this.order.increment(claim.id, claim.pods.length);
+    claim.pods.push(d);
+    claim.requirements = reqs;
+    claim.minValuesRelaxed ||= relaxed;
+    claim.hostPorts.add(d.hostPorts);
+    this.topology.record(
+      d,
+      a.constraints.requiredAntiAffinity,
+      reqs,
+      this.templates[claim.template]!.taints,
+    );
+    return true;
+  }
+
+  private typesOf(mask: Uint32Array): IT[] {
+    return this.catalog.rowsOf(mask).map((r) => r.instanceType);
+  }
+
+  /** Opens a node claim from the first template (in weight order) that can take the pod. */
+  private tryNewClaim(a: Attempt): string | undefined {
+    if (this.templates.length === 0) {
+      return this.s.droppedPools.length > 0 ? this.s.droppedPools.join('; ') : 'no nodepools found';
+    }
+    const reasons: string[] = [];
+    for (let t = 0; t < this.templates.length; t++) {
+      const reason = this.newClaimFrom(t, a);
+      if (reason === undefined) return undefined;
+      reasons.push(
+        `incompatible with nodepool "${(this.templates[t] as NodePoolTemplate<IT>).name}", ${reason}`,
+      );
+    }
+    return reasons.join('; ');
+  }
+
+  /** Returns undefined when a claim was opened, else why template `t` cannot take the pod. */
+  private newClaimFrom(t: number, a: Attempt): string | undefined {
+    const rejection = a.templateRejection[t];
+    if (rejection !== undefined) return rejection;
+    const template = this.templates[t] as NodePoolTemplate<IT>;
+    const rem = this.remaining[t];
+    if (rem !== undefined && rem['nodes'] !== undefined && rem['nodes'] <= 0)
+      return 'nodepool limit on nodes reached';
+    const d = a.data;
+    const id = this.solver.claimCount;
+    const hostname = `hostname-placeholder-${String(id).padStart(5, '0')}`;
+    const reqs = template.requirements.intersection(a.requirements);
+    reqs.add(Requirement.create(HOSTNAME, 'In', [hostname]));
+    const narrowed = this.topology.narrow(a.topology, reqs);
+    if (typeof narrowed === 'string') return narrowed;
+    if (narrowed !== undefined) reqs.add(...narrowed.values());
+    const limitMask = this.limitMasks[t] as Uint32Array;
+    const reqMask = this.catalog.requirementMask(reqs);
+    const candidates = andMask(limitMask, reqMask, this.scratch);
+    if (a.portMask !== undefined) andMask(candidates, a.portMask, candidates);
+    if (this.solver.fitTypes(a.requests, candidates, this.fit) === 0) {
+      return this.noInstanceTypeReason(t, a, reqs, reqMask);
+    }
+    let relaxed = false;
+    if (reqs.hasMinValues()) {
+      const mv = checkMinValues(reqs, this.typesOf(this.fit));
+      if (!mv.satisfied) {
+        if (this.s.minValuesPolicy === 'Strict') return describeShortfall(reqs, mv.shortfall);
+        relaxed = true;
+      }
+    }
+    const opened = this.solver.openClaim(this.zeros, this.fit);
+    this.solver.commit(opened, a.requests, this.fit);
+    const claim: ClaimState = {
+      id: opened,
+      template: t,
+      hostname,
+      requirements: reqs,
+      pods: [d],
+      // Daemon ports are per row: the pod port mask already removed rows whose daemons conflict.
+      hostPorts: new HostPortUsage(d.hostPorts),
+      minValuesRelaxed: relaxed,
+    };
+    this.claims[opened] = claim;
+    this.order.add(opened, 1);
+    this.domains.register(HOSTNAME, hostname, template.taints);
+    if (rem !== undefined) {
+      // Pessimistic: the claim may launch as its largest option.
+      let max: ResourceList = {};
+      for (const row of this.catalog.rowsOf(this.fit)) {
+        for (const [k, v] of Object.entries(row.instanceType.capacity))
+          if (v > (max[k] ?? 0)) max = { ...max, [k]: v };
+      }
+      this.remaining[t] = subtractResources(rem, { ...max, nodes: 1 });
+      this.limitMasks[t] = this.limitMask(t);
+    }
+    this.topology.record(d, a.constraints.requiredAntiAffinity, reqs, template.taints);
+    return undefined;
+  }
+
+  /** Explains why no instance type of template `t` can take the pod (built only on failure). */
+  private noInstanceTypeReason(
+    t: number,
+    a: Attempt,
+    reqs: Requirements,
+    reqMask: Uint32Array,
+  ): string {
+    const template = this.templates[t] as NodePoolTemplate<IT>;
+    const pool = this.catalog.poolMasks[t] as Uint32Array;
+    const limits = this.limitMasks[t] as Uint32Array;
+    const resources = formatResources(a.data.requests);
+    const shown = new Requirements(...reqs.values().filter((r) => r.key !== HOSTNAME));
+    if (countBits(limits) === 0) return `all instance types exceed the nodepool's remaining limits`;
+    const reqRows = andMask(pool, reqMask, new Uint32Array(this.catalog.words));
+    if (countBits(reqRows) === 0)
+      return `no instance type met the requirements ${shown.toString()}`;
+    const fitAll = new Uint32Array(this.catalog.words);
+    if (this.solver.fitTypes(a.requests, pool, fitAll) === 0) {
+      return `no instance type has enough resources for requests ${resources} plus daemonset overhead`;
+    }
+    if (
+      a.portMask !== undefined &&
+      countBits(andMask(reqRows, a.portMask, new Uint32Array(this.catalog.words))) === 0
+    ) {
+      return `host ports ${a.data.hostPorts.map(formatHostPort).join(', ')} conflict with daemonset host ports`;
+    }
+    if (countBits(andMask(reqRows, limits, new Uint32Array(this.catalog.words))) === 0) {
+      return `the instance types meeting the requirements exceed the nodepool's remaining limits`;
+    }
+    void template;
+    return `no instance type satisfied both resources ${resources} (plus daemonset overhead) and requirements ${shown.toString()}`;
+  }
+
+  /** Builds the results: finalized new node claims, existing node placements, pod errors. */
+  private results(): SchedulingResults<IT> {
+    const newNodeClaims: NewNodeClaim<IT>[] = [];
+    for (const claim of this.claims) {
+      const finalized = this.finalize(claim);
+      if (typeof finalized === 'string') {
+        for (const p of claim.pods) this.errors.set(p.pod, finalized);
+      } else {
+        newNodeClaims.push(finalized);
+      }
+    }
+    const existingNodes: ExistingNodePlacement[] = this.existing
+      .filter((n) => n.placed.length > 0)
+      .map((n) => ({ name: n.input.name, pods: n.placed }));
+    return { newNodeClaims, existingNodes, podErrors: this.errors };
+  }
+
+  /**
+   * Finalizes a claim: drops the placeholder hostname, orders options by price, truncates them
+   * to `maxInstanceTypes` keeping minValues, pins instance-type and capacity-type requirements,
+   * and adds the smallest daemon overhead among the kept options' groups to the requests.
+   */
+  private finalize(claim: ClaimState): NewNodeClaim<IT> | string {
+    const template = this.templates[claim.template] as NodePoolTemplate<IT>;
+    const reqs = new Requirements(...claim.requirements.values().filter((r) => r.key !== HOSTNAME));
+    const rows = this.catalog.rowsOf(this.solver.claimMask(claim.id));
+    const groupOfType = new Map<IT, number>(rows.map((r) => [r.instanceType, r.daemonGroup]));
+    const ordered = orderByPrice(
+      rows.map((r) => r.instanceType),
+      reqs,
+    );
+    const kept = ordered.slice(0, this.s.maxInstanceTypes);
+    let minValuesRelaxed = claim.minValuesRelaxed;
+    if (reqs.hasMinValues()) {
+      const mv = checkMinValues(reqs, kept);
+      if (!mv.satisfied) {
+        if (this.s.minValuesPolicy === 'Strict') {
+          return `nodepool "${template.name}": ${describeShortfall(reqs, mv.shortfall)} after keeping the ${kept.length} cheapest instance types`;
+        }
+        minValuesRelaxed = true;
+      }
+    }
+    let overhead: ResourceList | undefined;
+    for (const it of kept) {
+      const g = (this.catalog.daemonGroups[groupOfType.get(it) as number] as DaemonGroup).overhead;
+      overhead = overhead === undefined ? { ...g } : minResources(overhead, g);
+    }
+    const requests = addResources(...claim.pods.map((p) => p.requests), overhead ?? {});
+    const instanceTypeReq = reqs.get(Labels.InstanceType);
+    reqs.add(
+      Requirement.create(
+        Labels.InstanceType,
+        'In',
+        kept.map((it) => it.name),
+        instanceTypeReq.minValues,
+      ),
+    );
+    const capacityTypes = compatibleCapacityTypes(kept, reqs);
+    if (capacityTypes.length > 0) {
+      const ct = reqs.get(Labels.CapacityType);
+      reqs.add(Requirement.create(Labels.CapacityType, 'In', capacityTypes, ct.minValues));
+    }
+    return {
+      nodePoolName: template.name,
+      requirements: reqs,
+      instanceTypeOptions: kept,
+      pods: claim.pods.map((p) => p.pod),
+      requests,
+      minValuesRelaxed,
+    };
+  }
+}
+
+/** Key-wise minimum over the keys of both lists (a key missing from one counts as 0). */
+function minResources(a: ResourceList, b: ResourceList): ResourceList {
+  const out: ResourceList = {};
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+    out[k] = Math.min(a[k] ?? 0, b[k] ?? 0);
+  return out;
+}
+
+function formatResources(r: ResourceList): string {
+  const f = formatResourceList(r);
+  return `{${Object.keys(f)
+    .sort()
+    .map((k) => `${k}: ${f[k]}`)
+    .join(', ')}}`;
+}

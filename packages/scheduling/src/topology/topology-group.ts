@@ -1,0 +1,149 @@
+/**
+ * One topology group (karpenter-core.md 2.10, upstream `topologygroup.go`): a topology spread
+ * constraint, a pod-affinity term or a pod-anti-affinity term, de-duplicated across pods, with the
+ * number of matching pods per domain of its key.
+ */
+import type { Taint, Toleration } from '@karpenter-ts/api';
+import type { LabelMatcher } from '../label-selector.js';
+import type { Requirement } from '../requirement.js';
+import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '../requirements.js';
+import { toleratesAll } from '../taints.js';
+
+/** What a group enforces. */
+export type TopologyGroupKind = 'spread' | 'affinity' | 'anti-affinity';
+
+/** The namespaces a group counts pods in: a fixed set, or every namespace. */
+export type NamespaceSet = ReadonlySet<string> | 'all';
+
+/**
+ * Which nodes (and domains) a spread constraint counts (`nodeAffinityPolicy`,
+ * `nodeTaintsPolicy`): with `requirements` set (Honor, the default) only nodes compatible with the
+ * pod's node selector and required node affinity; with `tolerations` set (Honor; the default is
+ * Ignore) only nodes whose taints the pod tolerates.
+ */
+export interface TopologyNodeFilter {
+  readonly requirements?: Requirements;
+  readonly tolerations?: readonly Toleration[];
+  /** Canonical text, part of the group's identity. */
+  readonly key: string;
+}
+
+/** Whether a node with these taints and requirements is counted by the filter. */
+export function nodeFilterMatches(
+  filter: TopologyNodeFilter | undefined,
+  taints: readonly Taint[],
+  requirements: Requirements,
+): boolean {
+  if (filter === undefined) return true;
+  if (filter.tolerations !== undefined && toleratesAll(filter.tolerations, taints) !== undefined) {
+    return false;
+  }
+  if (
+    filter.requirements !== undefined &&
+    !requirements.isCompatible(filter.requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED)
+  ) {
+    return false;
+  }
+  return true;
+}
+
+/** Whether a domain (reached through nodes with `taintSets`) is eligible under the filter. */
+export function domainEligible(
+  filter: TopologyNodeFilter | undefined,
+  key: string,
+  domain: string,
+  taintSets: readonly (readonly Taint[])[],
+): boolean {
+  if (filter === undefined) return true;
+  if (filter.requirements !== undefined && !filter.requirements.get(key).has(domain)) return false;
+  if (filter.tolerations !== undefined) {
+    const tolerations = filter.tolerations;
+    return taintSets.some((taints) => toleratesAll(tolerations, taints) === undefined);
+  }
+  return true;
+}
+
+/** A de-duplicated topology constraint and its per-domain counts. */
+export class TopologyGroup {
+  /** Matching pods per domain; absent means 0. */
+  private readonly counts = new Map<string, number>();
+  /** Domains with a positive count, for affinity lookups. */
+  private readonly occupied: string[] = [];
+
+  constructor(
+    /** Position in the registry (creation order). */
+    readonly id: number,
+    /** Identity used to de-duplicate equal constraints of different pods. */
+    readonly hash: string,
+    readonly kind: TopologyGroupKind,
+    /** The topology key, e.g. `topology.kubernetes.io/zone`. */
+    readonly key: string,
+    readonly namespaces: NamespaceSet,
+    readonly selector: LabelMatcher,
+    /**
+     * True for the inverse of a required anti-affinity term: the group counts the pods that
+     * *own* the term, and keeps pods its selector matches out of those domains.
+     */
+    readonly inverse: boolean,
+    /** Spread only. */
+    readonly maxSkew = 0,
+    /** Spread only; undefined when unset. */
+    readonly minDomains: number | undefined = undefined,
+    /** Spread only. */
+    readonly nodeFilter: TopologyNodeFilter | undefined = undefined,
+  ) {}
+
+  /** Whether the group counts (or, inverse, constrains) a pod with these labels in this namespace. */
+  selects(namespace: string, labels: Readonly<Record<string, string>> | undefined): boolean {
+    if (this.namespaces !== 'all' && !this.namespaces.has(namespace)) return false;
+    return this.selector.matches(labels);
+  }
+
+  /** Pods counted in `domain`. */
+  count(domain: string): number {
+    return this.counts.get(domain) ?? 0;
+  }
+
+  /** Domains holding at least one counted pod, in the order they were first counted. */
+  occupiedDomains(): readonly string[] {
+    return this.occupied;
+  }
+
+  /**
+   * Counts one pod on a node with `domains` as its (possibly undecided) requirement on the key:
+   * anti-affinity (and inverse) groups count every value the node could still take, so an
+   * undecided domain blocks all of them; spread and affinity count only a decided (single) domain.
+   * A complement requirement (no finite values) counts nothing, as upstream.
+   */
+  record(domains: Requirement): void {
+    if (domains.complement) return;
+    if (this.kind === 'anti-affinity') {
+      for (const d of domains.valuesList()) this.increment(d);
+    } else if (domains.values.size === 1) {
+      this.increment(domains.valuesList()[0] as string);
+    }
+  }
+
+  /** Adds one counted pod in `domain`. */
+  increment(domain: string): void {
+    const n = this.counts.get(domain) ?? 0;
+    if (n === 0) this.occupied.push(domain);
+    this.counts.set(domain, n + 1);
+  }
+
+  /** A short description for error messages, e.g. `topology spread on topology.kubernetes.io/zone (maxSkew 1)`. */
+  describe(): string {
+    switch (this.kind) {
+      case 'spread':
+        return `topology spread constraint on ${this.key} (maxSkew ${this.maxSkew}${
+          this.minDomains === undefined ? '' : `, minDomains ${this.minDomains}`
+        }, selector ${this.selector.key})`;
+      case 'affinity':
+        return `pod affinity on ${this.key} (selector ${this.selector.key})`;
+      case 'anti-affinity':
+        return this.inverse
+          ? `anti-affinity of already scheduled pods on ${this.key} (selector ${this.selector.key})`
+          : `pod anti-affinity on ${this.key} (selector ${this.selector.key})`;
+    }
+  }
+}
