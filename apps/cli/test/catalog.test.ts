@@ -101,3 +101,36 @@ describe('karpenter-ts catalog', () => {
     expect(stderr).toContain("argument 'gcp' is invalid");
   });
 });
+
+describe.each([
+  ['azure', 'eastus', 'karpenter.azure.com/sku-family=In:D'],
+  ['aws', 'us-east-1', 'karpenter.k8s.aws/instance-family=In:m7g'],
+])('karpenter-ts catalog --cloud %s', (cloud, region, requirement) => {
+  it(`lists the real ${region} catalog with provider requirements, cheapest first`, async () => {
+    const { code, stdout } = await cli(
+      'catalog',
+      '--cloud',
+      cloud,
+      '--requirements',
+      requirement,
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const entries = JSON.parse(stdout) as {
+      name: string;
+      labels: Record<string, string>;
+      offerings: { zone: string; pricePerHour: number; available: boolean }[];
+    }[];
+    expect(entries.length).toBeGreaterThan(1);
+    const [key, value] = requirement.replace('=In:', '=').split('=') as [string, string];
+    for (const entry of entries) {
+      expect(entry.labels[key]).toBe(value);
+      expect(entry.offerings.some((o) => o.available)).toBe(true);
+    }
+    const prices = entries.map((e) =>
+      Math.min(...e.offerings.filter((o) => o.available).map((o) => o.pricePerHour)),
+    );
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+});

@@ -93,7 +93,8 @@ export function planNodePools(
       pools: own.map((nodePool) => {
         const name = nodePool.spec.template.spec.nodeClassRef.name;
         const nodeClass = nodeClassNamed(name);
-        if (!nodeClass) {
+        // The sim cloud's NodeClass has no settings, so a missing one changes nothing.
+        if (!nodeClass && cloud.name !== 'sim') {
           notes.push(
             `NodePool "${nodePool.metadata.name}" references ${kind.kind} "${name}", which is not in the input: using the default ${kind.kind} settings`,
           );

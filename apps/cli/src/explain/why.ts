@@ -1,0 +1,206 @@
+/**
+ * Why a NodePool can or cannot host a pod: the first failing constraint in the order the
+ * scheduler meets them (taints, then requirements, then instance types: labels, offerings,
+ * resources), the closest instance types when none is big enough, and the verdict of the real
+ * Scheduler run with only that NodePool and that pod (which also covers daemonset overhead,
+ * topology and limits).
+ */
+import type { NodePool, Pod } from '@karpenter-ts/api';
+import type { InstanceType } from '@karpenter-ts/cloudprovider';
+import {
+  addResources,
+  fits,
+  podRequests,
+  Requirements,
+  Scheduler,
+  toleratesAll,
+  type ResourceList,
+} from '@karpenter-ts/scheduling';
+import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
+import { chooseLaunch, type Launch } from '../simulation/launch.js';
+
+/** An instance type that matches a pod's requirements but is too small, and by how much. */
+export interface CloseInstanceType {
+  readonly instanceType: InstanceType;
+  /** Resources whose allocatable is below the pod's request: name → [requested, allocatable]. */
+  readonly short: Record<string, [number, number]>;
+}
+
+/** The explanation for one NodePool. */
+export interface NodePoolVerdict {
+  readonly nodePool: NodePool;
+  readonly canHost: boolean;
+  /** Why not (first failing constraint), or what it would launch. */
+  readonly reason: string;
+  /** When it can host the pod alone: the node claim the cloud would launch. */
+  readonly launch?: Launch;
+  /** Instance types that satisfy the requirements and offerings: how many, and how many fit. */
+  readonly instanceTypes: {
+    total: number;
+    matchingLabels: number;
+    withOffering: number;
+    fitting: number;
+  };
+  /** Up to 3 instance types closest to fitting, when none fits. */
+  readonly closest: readonly CloseInstanceType[];
+}
+
+/** The scheduling requirements of a pod as written: nodeSelector plus its first required node-affinity term. */
+export function podRequirements(pod: Pod): Requirements {
+  const reqs = Requirements.fromLabels(pod.spec?.nodeSelector ?? {});
+  const term =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+      ?.nodeSelectorTerms?.[0];
+  if (term?.matchExpressions)
+    reqs.add(...Requirements.fromNodeSelectorRequirements(term.matchExpressions).values());
+  return reqs;
+}
+
+/** The requirements a NodePool puts on its node claims: its requirements, template labels and `karpenter.sh/nodepool`. */
+export function nodePoolRequirements(nodePool: NodePool): Requirements {
+  const spec = nodePool.spec.template.spec;
+  const reqs = Requirements.fromNodeSelectorRequirements(spec.requirements ?? []);
+  reqs.add(
+    ...Requirements.fromLabels({
+      ...(nodePool.spec.template.metadata?.labels ?? {}),
+      'karpenter.sh/nodepool': nodePool.metadata.name ?? '',
+    }).values(),
+  );
+  return reqs;
+}
+
+/**
+ * Explains whether `nodePool` (with `instanceTypes` from `cloud`) can host `pod`, with
+ * `daemonSetPods` as the daemonset overhead the real scheduler adds.
+ */
+export function explainNodePool(
+  pod: Pod,
+  nodePool: NodePool,
+  instanceTypes: readonly InstanceType[],
+  cloud: Cloud,
+  daemonSetPods: readonly Pod[],
+  solver: 'wasm' | 'ts',
+): NodePoolVerdict {
+  const counts = { total: instanceTypes.length, matchingLabels: 0, withOffering: 0, fitting: 0 };
+  const verdict = (
+    canHost: boolean,
+    reason: string,
+    extra: Partial<NodePoolVerdict> = {},
+  ): NodePoolVerdict => ({
+    nodePool,
+    canHost,
+    reason,
+    instanceTypes: counts,
+    closest: [],
+    ...extra,
+  });
+
+  const taints = toleratesAll(pod.spec?.tolerations, nodePool.spec.template.spec.taints);
+  if (taints) return verdict(false, `the pod ${taints} of the NodePool`);
+
+  const allowUndefined = allowUndefinedLabels(cloud);
+  const poolReqs = nodePoolRequirements(nodePool);
+  const podReqs = podRequirements(pod);
+  const incompatible = poolReqs.compatible(podReqs, allowUndefined);
+  if (incompatible) return verdict(false, `requirements do not match the pod's: ${incompatible}`);
+
+  const merged = poolReqs.intersection(podReqs);
+  const requests = podRequests(pod);
+  const nearMisses: CloseInstanceType[] = [];
+  for (const it of instanceTypes) {
+    if (!it.requirements.isIntersecting(merged)) continue;
+    counts.matchingLabels++;
+    if (
+      !it.offerings.some((o) => o.available && merged.isCompatible(o.requirements, allowUndefined))
+    )
+      continue;
+    counts.withOffering++;
+    const allocatable = it.allocatable();
+    if (fits(requests, allocatable)) counts.fitting++;
+    else nearMisses.push({ instanceType: it, short: shortfall(requests, allocatable) });
+  }
+  if (counts.matchingLabels === 0) {
+    return verdict(
+      false,
+      `none of its ${counts.total} instance types has labels matching the NodePool and pod requirements`,
+    );
+  }
+  if (counts.withOffering === 0) {
+    return verdict(
+      false,
+      `${counts.matchingLabels} instance types match the requirements but none has an available offering (zone, capacity type) they allow`,
+    );
+  }
+  if (counts.fitting === 0) {
+    const closest = nearMisses
+      .sort((a, b) => worstRatio(a, requests) - worstRatio(b, requests))
+      .slice(0, 3);
+    return verdict(
+      false,
+      `no instance type is big enough: the pod requests ${describe(requests)}`,
+      { closest },
+    );
+  }
+
+  // The real scheduler decides: daemonset overhead, limits, topology and host ports count too.
+  const scheduler = new Scheduler<InstanceType>({
+    nodePools: [nodePool],
+    instanceTypes: new Map([[nodePool.metadata.name ?? '', instanceTypes]]),
+    daemonSetPods,
+    solver,
+  });
+  const result = scheduler.solve([pod]);
+  const error = result.podErrors.get(pod);
+  if (error !== undefined) return verdict(false, error);
+  const claim = result.newNodeClaims[0];
+  const launch = claim
+    ? chooseLaunch(claim.instanceTypeOptions, claim.requirements, allowUndefined)
+    : undefined;
+  if (!claim || !launch) return verdict(false, 'no available offering for the node claim');
+  return verdict(
+    true,
+    `${launch.instanceType.name} (${launch.offering.capacityType}, ${launch.offering.zone}) at $${launch.offering.price.toFixed(4)}/hour; ${claim.instanceTypeOptions.length} instance types fit`,
+    { launch },
+  );
+}
+
+function shortfall(
+  requests: ResourceList,
+  allocatable: ResourceList,
+): Record<string, [number, number]> {
+  const short: Record<string, [number, number]> = {};
+  for (const [name, value] of Object.entries(requests)) {
+    const have = allocatable[name] ?? 0;
+    if (value > have) short[name] = [value, have];
+  }
+  return short;
+}
+
+/** How far the worst resource is from fitting: max over resources of requested / allocatable. */
+function worstRatio(entry: CloseInstanceType, requests: ResourceList): number {
+  const allocatable = entry.instanceType.allocatable();
+  let worst = 0;
+  for (const [name, value] of Object.entries(requests)) {
+    const have = allocatable[name] ?? 0;
+    worst = Math.max(worst, have === 0 ? Number.POSITIVE_INFINITY : value / have);
+  }
+  return worst;
+}
+
+/** `cpu 250m, memory 512Mi, pods 1`-style text of a resource list (canonical units). */
+export function describe(resources: ResourceList): string {
+  return Object.entries(addResources(resources))
+    .map(([name, value]) => `${name} ${formatAmount(name, value)}`)
+    .join(', ');
+}
+
+/** A canonical amount in readable units: cpu as millicores or cores, memory/storage in Mi/Gi. */
+export function formatAmount(name: string, value: number): string {
+  if (name === 'cpu') return value % 1000 === 0 ? String(value / 1000) : `${value}m`;
+  if (name === 'memory' || name.endsWith('storage') || name.startsWith('hugepages-')) {
+    if (value >= 2 ** 30 && value % 2 ** 30 === 0) return `${value / 2 ** 30}Gi`;
+    if (value >= 2 ** 20) return `${Math.round((value / 2 ** 20) * 10) / 10}Mi`;
+    return String(value);
+  }
+  return String(value);
+}

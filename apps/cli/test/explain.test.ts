@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '../src/io.js';
+import { run } from '../src/program.js';
+
+async function cli(...argv: string[]) {
+  const io = memoryIo();
+  const code = await run(argv, io);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+interface ExplainJson {
+  pod: string;
+  requests: Record<string, string>;
+  nodePools: {
+    name: string;
+    weight: number;
+    canHost: boolean;
+    reason: string;
+    launch?: { instanceType: string; capacityType: string };
+    closest: {
+      instanceType: string;
+      short: Record<string, { requested: string; allocatable: string }>;
+    }[];
+  }[];
+  simulation: string;
+}
+
+describe('karpenter-ts explain', () => {
+  it('gives, per NodePool in weight order, the first constraint that fails or what it would launch', async () => {
+    const { code, stdout, stderr } = await cli(
+      'explain',
+      'test/fixtures/explain',
+      '--pod',
+      'api',
+      '--cloud',
+      'sim',
+      '-o',
+      'json',
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as ExplainJson;
+    expect(report.pod).toMatch(/^shop\/api-[a-z0-9]+-[a-z0-9]{5}$/);
+    expect(report.requests).toEqual({ cpu: '3', memory: '2Gi', pods: '1' });
+    const [gpu, arm, tiny, general] = report.nodePools;
+    expect(report.nodePools.map((p) => p.name)).toEqual(['gpu', 'arm', 'tiny', 'general']);
+    expect(gpu).toMatchObject({
+      canHost: false,
+      reason: 'the pod did not tolerate taint dedicated=gpu:NoSchedule of the NodePool',
+    });
+    expect(arm!.canHost).toBe(false);
+    expect(arm!.reason).toMatch(/^requirements do not match the pod's: .*kubernetes\.io\/arch/);
+    expect(tiny!.canHost).toBe(false);
+    expect(tiny!.reason).toBe(
+      'no instance type is big enough: the pod requests cpu 3, memory 2Gi, pods 1',
+    );
+    expect(tiny!.closest).toHaveLength(3);
+    for (const c of tiny!.closest)
+      expect(c.short.cpu).toEqual({ requested: '3', allocatable: '1900m' });
+    expect(general!.canHost).toBe(true);
+    expect(general!.launch).toMatchObject({
+      instanceType: 'c-4x-amd64-linux',
+      capacityType: 'on-demand',
+    });
+    expect(report.simulation).toMatch(/^node claim 1 of 1 \(NodePool "general"/);
+  });
+
+  it('accepts an exact pod name and NAMESPACE/NAME, and prints a readable table', async () => {
+    const json = JSON.parse(
+      (
+        await cli(
+          'explain',
+          'test/fixtures/explain',
+          '--pod',
+          'shop/api',
+          '--cloud',
+          'sim',
+          '-o',
+          'json',
+        )
+      ).stdout,
+    ) as ExplainJson;
+    const podName = json.pod.split('/')[1]!;
+    const { code, stdout } = await cli(
+      'explain',
+      'test/fixtures/explain',
+      '--pod',
+      podName,
+      '--cloud',
+      'sim',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Pod ${json.pod}`);
+    expect(stdout).toContain(
+      'NodePool "gpu" (weight 50) ✗ cannot host it: the pod did not tolerate taint dedicated=gpu:NoSchedule',
+    );
+    expect(stdout).toContain('NodePool "general" (weight 0) ✓ can host it: c-4x-amd64-linux');
+    expect(stdout).toContain('    closest: c-2x-amd64-linux (cpu 1900m < 3)');
+  });
+
+  it('names the known workloads when the pod is not found (exit 1), and requires --pod (exit 2)', async () => {
+    const missing = await cli('explain', 'test/fixtures/explain', '--pod', 'web', '--cloud', 'sim');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      'karpenter-ts: error: --pod: no pending pod or workload named "web" (workloads: api)\n',
+    );
+    const usage = await cli('explain', 'test/fixtures/explain');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("required option '--pod <name>' not specified");
+  });
+});
+
+describe('karpenter-ts compare', () => {
+  it('simulates the same workload on each cloud and region, side by side', async () => {
+    const { code, stdout, stderr } = await cli(
+      'compare',
+      '../../examples/workloads/online-boutique-kubernetes-manifests.yaml',
+      '--clouds',
+      'azure:eastus,aws:us-east-1,sim',
+      '--scale',
+      '5',
+      '-o',
+      'json',
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as {
+      cloud: string;
+      region: string;
+      totals: { nodes: number; pods: number; scheduledPods: number; pricePerHour: number };
+      pricePerMonth: number;
+      cpuUtilization: number;
+      instanceTypes: { name: string; count: number }[];
+    }[];
+    expect(rows.map((r) => [r.cloud, r.region])).toEqual([
+      ['azure', 'eastus'],
+      ['aws', 'us-east-1'],
+      ['sim', 'sim'],
+    ]);
+    for (const row of rows) {
+      expect(row.totals).toMatchObject({ pods: 60, scheduledPods: 60 });
+      expect(row.totals.nodes).toBe(row.instanceTypes.reduce((n, t) => n + t.count, 0));
+      expect(row.pricePerMonth).toBeCloseTo(row.totals.pricePerHour * 730, 1);
+      expect(row.cpuUtilization).toBeGreaterThan(0);
+      expect(row.cpuUtilization).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('rejects an unknown cloud in --clouds with exit 2', async () => {
+    const { code, stderr } = await cli('compare', 'x.yaml', '--clouds', 'azure,gcp:us-central1');
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'karpenter-ts: error: --clouds: unknown cloud "gcp" (expected azure, aws, sim, as CLOUD[:REGION])\n',
+    );
+  });
+});
