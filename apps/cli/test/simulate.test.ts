@@ -250,3 +250,93 @@ describe('karpenter-ts simulate --output json', () => {
     );
   });
 });
+
+describe('simulate with cluster state from the input', () => {
+  const node = (name: string, cpu: string) => `apiVersion: v1
+kind: Node
+metadata:
+  name: ${name}
+  labels: { kubernetes.io/os: linux, kubernetes.io/arch: amd64, topology.kubernetes.io/zone: test-zone-a }
+status:
+  allocatable: { cpu: "${cpu}", memory: 8Gi, pods: "110" }
+`;
+  const deployment = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  replicas: ${replicas}
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers: [{ name: web, image: web, resources: { requests: { cpu: "1", memory: 1Gi } } }]
+`;
+
+  it('fills existing Nodes (minus their bound pods) before launching new node claims', async () => {
+    const bound = `apiVersion: v1
+kind: Pod
+metadata: { name: already-there }
+spec:
+  nodeName: node-1
+  containers: [{ name: c, image: i, resources: { requests: { cpu: "2" } } }]
+`;
+    const text = [node('node-1', '4'), bound, deployment(5)].join('---\n');
+    const simulation = simulate(
+      parseManifestText(text, 'cluster.yaml').documents,
+      createCloud('sim', undefined),
+      { now: NOW },
+    );
+    // node-1 has 4 cpu, 2 taken by the bound pod: two 1-cpu pods fit there, three need a new node claim.
+    expect(simulation.existingNodes.map((n) => [n.name, n.pods.length])).toEqual([['node-1', 2]]);
+    expect(simulation.nodeClaims.flatMap((c) => c.pods)).toHaveLength(3);
+    expect(simulation.podErrors).toEqual([]);
+  });
+
+  it('notes PodDisruptionBudgets, which do not change provisioning', async () => {
+    const pdb = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: { name: web }
+spec: { minAvailable: 1, selector: { matchLabels: { app: web } } }
+`;
+    const simulation = simulate(
+      parseManifestText([pdb, deployment(1)].join('---\n'), 'w.yaml').documents,
+      createCloud('sim', undefined),
+      {
+        now: NOW,
+      },
+    );
+    expect(simulation.notes).toContain(
+      '1 PodDisruptionBudget(s) read: they limit disruption, not provisioning, so they do not change this simulation',
+    );
+  });
+
+  it('rejects a Node without allocatable with one line naming the field', () => {
+    const text = ['apiVersion: v1\nkind: Node\nmetadata: { name: n }\n', deployment(1)].join(
+      '---\n',
+    );
+    expect(() =>
+      simulate(parseManifestText(text, 'c.yaml').documents, createCloud('sim', undefined)),
+    ).toThrow('c.yaml:1 status.allocatable: required to simulate an existing node');
+  });
+});
+
+describe('errors', () => {
+  it('prints a stack trace only with --debug', async () => {
+    const plain = memoryIo();
+    expect(await run(['simulate', '/no/such/dir'], plain)).toBe(1);
+    expect(plain.stderr).toBe('karpenter-ts: error: /no/such/dir: no such file or folder\n');
+    const debug = memoryIo();
+    expect(await run(['--debug', 'simulate', '/no/such/dir'], debug)).toBe(1);
+    expect(debug.stderr).toMatch(
+      /^karpenter-ts: error: \/no\/such\/dir: no such file or folder\nCliError: .*\n\s+at /,
+    );
+  });
+
+  it('rejects a non-positive --scale as a usage error (exit 2)', async () => {
+    const io = memoryIo();
+    expect(await run(['simulate', 'x.yaml', '--scale', '0'], io)).toBe(2);
+    expect(io.stderr).toBe(
+      'karpenter-ts: error: --scale: expected a number greater than 0, got "0"\n',
+    );
+  });
+});

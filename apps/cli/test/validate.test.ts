@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +114,30 @@ describe('karpenter-ts validate', () => {
     const usage = await cli('validate');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("missing required argument 'paths'");
+  });
+});
+
+describe('karpenter-ts validate on the repository examples', () => {
+  it('accepts every NodePool in examples/nodepools (exit 0)', async () => {
+    const { code, stdout } = await cli('validate', '../../examples/nodepools');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^✓ \d+ objects? valid \(.*NodePool.*\) in \d+ files\n$/);
+  });
+
+  it('finds problems in every file of examples/invalid (exit 1), each as file:document[:line] field: message', async () => {
+    const { code, stdout } = await cli('validate', '../../examples/invalid');
+    expect(code).toBe(1);
+    const lines = stdout.trim().split('\n');
+    const problems = lines.slice(0, -1);
+    for (const line of problems)
+      expect(line).toMatch(/^\.\.\/\.\.\/examples\/invalid\/[\w.-]+\.yaml:\d+(:\d+)? \S/);
+    const files = new Set(problems.map((l) => l.slice(0, l.indexOf(':'))));
+    const expected = (await readdir('../../examples/invalid')).filter((f) =>
+      /\.(ya?ml|json)$/.test(f),
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    for (const file of expected) expect(files).toContain(`../../examples/invalid/${file}`);
+    expect(lines.at(-1)).toMatch(/^✗ \d+ problems in \d+ documents/);
   });
 });
 

@@ -11,9 +11,9 @@ import {
   defaultEC2NodeClass,
   EC2NodeClassKind,
   getAwsInstanceTypes,
+  validateEC2NodeClass,
   type EC2NodeClass,
 } from '@karpenter-ts/provider-aws';
-import * as awsProvider from '@karpenter-ts/provider-aws';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { CliError } from '../errors.js';
 import type { KubeObject } from '../manifests/document.js';
@@ -50,17 +50,9 @@ export function awsCloud(region: string): Cloud {
       nodeClass: defaultEC2NodeClass() as unknown as KubeObject,
       source: 'Karpenter AWS getting-started default NodePool and EC2NodeClass',
     }),
-    validateNodeClass: (object): NodeClassProblem[] => validateEC2(object),
+    validateNodeClass: (object): NodeClassProblem[] =>
+      validateEC2NodeClass(object).map((v) => ({ path: v.path, message: v.message })),
     wellKnownLabels: AwsWellKnownLabels,
     restrictedLabelDomains: AwsRestrictedLabelDomains,
   };
-}
-
-type Validate = (object: unknown) => { path: string; message: string }[];
-
-// TODO(provider-aws): EC2NodeClass validation is being written; use it as soon as it is exported.
-function validateEC2(object: KubeObject): NodeClassProblem[] {
-  const validate = (awsProvider as unknown as { validateEC2NodeClass?: Validate })
-    .validateEC2NodeClass;
-  return validate ? validate(object).map((v) => ({ path: v.path, message: v.message })) : [];
 }

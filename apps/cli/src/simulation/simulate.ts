@@ -3,7 +3,7 @@
  * Scheduler onto the chosen cloud's real catalog, each resulting node claim resolved to the
  * offering the cloud would launch.
  */
-import type { Node, NodePool, Pod } from '@karpenter-ts/api';
+import type { Node, Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
   parseQuantity,
@@ -83,6 +83,11 @@ export function simulate(
     checkQuantity: (q) => void parseQuantity(q),
   });
   const notes = [...plan.notes];
+  if (inv.podDisruptionBudgets.length > 0) {
+    notes.push(
+      `${inv.podDisruptionBudgets.length} PodDisruptionBudget(s) read: they limit disruption, not provisioning, so they do not change this simulation`,
+    );
+  }
   if (inv.nodeOverlays.length > 0)
     notes.push(
       `${inv.nodeOverlays.length} NodeOverlay(s) ignored: the simulation does not apply overlays`,
@@ -215,9 +220,4 @@ function existingNodes(inv: Inventory, boundPods: readonly Pod[]): ExistingNodeI
 /** `namespace/name` of a pod. */
 export function podName(pod: Pod): string {
   return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
-}
-
-/** The NodePools a simulation used, by name. */
-export function nodePoolsByName(simulation: Simulation): Map<string, NodePool> {
-  return new Map(simulation.pools.map((p) => [p.nodePool.metadata.name ?? '', p.nodePool]));
 }
