@@ -41,6 +41,7 @@ import {
   addResources,
   fits,
   formatResourceList,
+  maxResources,
   subtractResources,
   type ResourceList,
 } from './resources.js';
@@ -231,9 +232,12 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly domains = new TopologyDomains();
   private readonly existing: ExistingNodeState[] = [];
   private readonly claims: ClaimState[] = [];
+  private readonly claimByHostname = new Map<string, ClaimState>();
   private readonly order = new ClaimOrder();
   /** Remaining limits per template (undefined = unlimited). */
   private readonly remaining: (ResourceList | undefined)[];
+  /** Per template, the largest capacity of any of its instance types, per resource. */
+  private readonly largestCapacity: ResourceList[];
   /** Rows each template may still open within its limits. */
   private readonly limitMasks: Uint32Array[];
   private readonly errors = new Map<Pod, string>();
@@ -242,6 +246,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly fit: Uint32Array;
   private readonly zeros: Float64Array;
   private readonly vectors = new Map<PodData, Float64Array>();
+  private readonly optionCache = new Map<string, FinalOptions<IT>>();
 
   constructor(
     scheduler: Scheduler<IT>,
@@ -265,6 +270,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
     this.registerDomains();
     this.remaining = this.templates.map((t) =>
       t.limits === undefined ? undefined : { ...t.limits },
+    );
+    this.largestCapacity = this.templates.map((t) =>
+      maxResources(...t.instanceTypes.map((it) => it.capacity)),
     );
     this.initExistingNodes();
     this.limitMasks = this.templates.map((_, i) => this.limitMask(i));
@@ -359,6 +367,11 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const poolMask = this.catalog.poolMasks[t] as Uint32Array;
     const rem = this.remaining[t];
     if (rem === undefined) return poolMask;
+    const largest = this.largestCapacity[t] as ResourceList;
+    let anyBinding = false;
+    for (const k in rem)
+      if (k !== 'nodes' && (largest[k] ?? 0) > (rem[k] as number)) anyBinding = true;
+    if (!anyBinding) return poolMask;
     const mask = new Uint32Array(this.catalog.words);
     forEachRow(poolMask, (row) => {
       const cap = (this.catalog.rows[row] as CatalogRow<IT>).instanceType.capacity;
@@ -501,7 +514,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (!node.requirements.isCompatible(a.requirements)) return false;
     if (d.hostPorts.length > 0 && node.hostPorts.conflict(d.hostPorts) !== undefined) return false;
     const hostname = node.requirements.get(HOSTNAME).valuesList()[0] ?? node.input.name;
-    if (!this.topology.hostnameAllowed(a.topology, hostname)) return false;
+    if (!this.topology.mayPass(a.topology, node.requirements, hostname)) return false;
     const narrowed = this.topology.narrow(a.topology, node.requirements);
     if (typeof narrowed === 'string') return false;
     node.available = subtractResources(node.available, d.requests);
@@ -513,23 +526,43 @@ class SolveRun<IT extends SchedulerInstanceType> {
 
   /** In-flight claims, fewest pods first (lowest id on ties); the first that takes the pod wins. */
   private tryInFlight(a: Attempt): boolean {
-    if (a.topology.hostnameChecks.length > 0) {
-      // Hostname constraints usually rule out most claims: filter them here before any numeric check.
-      return (
-        this.order.find((id) => {
-          const claim = this.claims[id] as ClaimState;
-          return (
-            this.topology.hostnameAllowed(a.topology, claim.hostname) && this.tryClaim(claim, a)
-          );
-        }) >= 0
-      );
+    const topology = a.topology;
+    if (topology.checks.length === 0) {
+      // No topology: the solver walks the claims and skips those the pod cannot fit in one call.
+      for (let after = -1; ;) {
+        const id = this.solver.findClaim(a.requests, a.podMask, after);
+        if (id < 0) return false;
+        if (this.tryClaim(this.claims[id] as ClaimState, a)) return true;
+        after = id;
+      }
     }
-    for (let after = -1; ;) {
-      const id = this.solver.findClaim(a.requests, a.podMask, after);
-      if (id < 0) return false;
-      if (this.tryClaim(this.claims[id] as ClaimState, a)) return true;
-      after = id;
+    const candidates = this.topology.hostnameCandidates(topology);
+    const size =
+      candidates instanceof Set
+        ? candidates.size
+        : (candidates as readonly string[] | undefined)?.length;
+    if (candidates !== undefined && (size as number) * 4 < this.claims.length) {
+      // Few hostnames qualify (typically hostname anti-affinity): try just their claims, in order.
+      const picked: ClaimState[] = [];
+      for (const h of candidates) {
+        const c = this.claimByHostname.get(h);
+        if (c !== undefined) picked.push(c);
+      }
+      picked.sort((x, y) => x.pods.length - y.pods.length || x.id - y.id);
+      for (const c of picked) {
+        if (this.topology.mayPass(topology, c.requirements, c.hostname) && this.tryClaim(c, a))
+          return true;
+      }
+      return false;
     }
+    // Topology usually rules out many claims (other zones, occupied hostnames): a cheap filter
+    // here skips them before any requirement intersection or numeric check.
+    return (
+      this.order.find((id) => {
+        const c = this.claims[id] as ClaimState;
+        return this.topology.mayPass(topology, c.requirements, c.hostname) && this.tryClaim(c, a);
+      }) >= 0
+    );
   }
 
   private tryClaim(claim: ClaimState, a: Attempt): boolean {
@@ -632,15 +665,19 @@ class SolveRun<IT extends SchedulerInstanceType> {
     };
     this.claims[opened] = claim;
     this.order.add(opened, 1);
-    this.domains.register(HOSTNAME, hostname, template.taints);
+    this.claimByHostname.set(hostname, claim);
+    this.topology.registerHostname(hostname, template.taints);
     if (rem !== undefined) {
       // Pessimistic: the claim may launch as its largest option.
-      let max: ResourceList = {};
-      for (const row of this.catalog.rowsOf(this.fit)) {
-        for (const [k, v] of Object.entries(row.instanceType.capacity))
-          if (v > (max[k] ?? 0)) max = { ...max, [k]: v };
-      }
-      this.remaining[t] = subtractResources(rem, { ...max, nodes: 1 });
+      const max: ResourceList = { nodes: 1 };
+      forEachRow(this.fit, (row) => {
+        const cap = (this.catalog.rows[row] as CatalogRow<IT>).instanceType.capacity;
+        for (const k in rem) {
+          const v = cap[k];
+          if (v !== undefined && v > (max[k] ?? 0)) max[k] = v;
+        }
+      });
+      this.remaining[t] = subtractResources(rem, max);
       this.limitMasks[t] = this.limitMask(t);
     }
     this.topology.record(d, a.constraints.requiredAntiAffinity, reqs, template.taints);
@@ -654,7 +691,6 @@ class SolveRun<IT extends SchedulerInstanceType> {
     reqs: Requirements,
     reqMask: Uint32Array,
   ): string {
-    const template = this.templates[t] as NodePoolTemplate<IT>;
     const pool = this.catalog.poolMasks[t] as Uint32Array;
     const limits = this.limitMasks[t] as Uint32Array;
     const resources = formatResources(a.data.requests);
@@ -676,7 +712,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (countBits(andMask(reqRows, limits, new Uint32Array(this.catalog.words))) === 0) {
       return `the instance types meeting the requirements exceed the nodepool's remaining limits`;
     }
-    void template;
+    if (this.solver.fitTypes(a.requests, reqRows, new Uint32Array(this.catalog.words)) > 0) {
+      return `the instance types that fit the pod exceed the nodepool's remaining limits`;
+    }
     return `no instance type satisfied both resources ${resources} (plus daemonset overhead) and requirements ${shown.toString()}`;
   }
 
@@ -705,52 +743,85 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private finalize(claim: ClaimState): NewNodeClaim<IT> | string {
     const template = this.templates[claim.template] as NodePoolTemplate<IT>;
     const reqs = new Requirements(...claim.requirements.values().filter((r) => r.key !== HOSTNAME));
-    const rows = this.catalog.rowsOf(this.solver.claimMask(claim.id));
-    const groupOfType = new Map<IT, number>(rows.map((r) => [r.instanceType, r.daemonGroup]));
-    const ordered = orderByPrice(
-      rows.map((r) => r.instanceType),
-      reqs,
-    );
-    const kept = ordered.slice(0, this.s.maxInstanceTypes);
-    let minValuesRelaxed = claim.minValuesRelaxed;
-    if (reqs.hasMinValues()) {
-      const mv = checkMinValues(reqs, kept);
-      if (!mv.satisfied) {
-        if (this.s.minValuesPolicy === 'Strict') {
-          return `nodepool "${template.name}": ${describeShortfall(reqs, mv.shortfall)} after keeping the ${kept.length} cheapest instance types`;
-        }
-        minValuesRelaxed = true;
-      }
+    const options = this.options(reqs, this.solver.claimMask(claim.id));
+    if (options.minValuesShortfall !== undefined && this.s.minValuesPolicy === 'Strict') {
+      return `nodepool "${template.name}": ${options.minValuesShortfall} after keeping the ${options.kept.length} cheapest instance types`;
     }
-    let overhead: ResourceList | undefined;
-    for (const it of kept) {
-      const g = (this.catalog.daemonGroups[groupOfType.get(it) as number] as DaemonGroup).overhead;
-      overhead = overhead === undefined ? { ...g } : minResources(overhead, g);
-    }
-    const requests = addResources(...claim.pods.map((p) => p.requests), overhead ?? {});
-    const instanceTypeReq = reqs.get(Labels.InstanceType);
+    const requests = addResources(...claim.pods.map((p) => p.requests), options.overhead);
     reqs.add(
       Requirement.create(
         Labels.InstanceType,
         'In',
-        kept.map((it) => it.name),
-        instanceTypeReq.minValues,
+        options.names,
+        reqs.get(Labels.InstanceType).minValues,
       ),
     );
-    const capacityTypes = compatibleCapacityTypes(kept, reqs);
-    if (capacityTypes.length > 0) {
-      const ct = reqs.get(Labels.CapacityType);
-      reqs.add(Requirement.create(Labels.CapacityType, 'In', capacityTypes, ct.minValues));
+    if (options.capacityTypes.length > 0) {
+      reqs.add(
+        Requirement.create(
+          Labels.CapacityType,
+          'In',
+          options.capacityTypes,
+          reqs.get(Labels.CapacityType).minValues,
+        ),
+      );
     }
     return {
       nodePoolName: template.name,
       requirements: reqs,
-      instanceTypeOptions: kept,
+      instanceTypeOptions: options.kept,
       pods: claim.pods.map((p) => p.pod),
       requests,
-      minValuesRelaxed,
+      minValuesRelaxed: claim.minValuesRelaxed || options.minValuesShortfall !== undefined,
     };
   }
+
+  /**
+   * The kept instance-type options of a claim's final rows, cached by (requirements on catalog
+   * keys, minValues, rows): thousands of claims usually share a handful of shapes.
+   */
+  private options(reqs: Requirements, mask: Uint32Array): FinalOptions<IT> {
+    const key = `${this.catalog.signature(reqs)}|${JSON.stringify(reqs.minValues())}|${mask.join(',')}`;
+    let cached = this.optionCache.get(key);
+    if (cached === undefined) {
+      const rows = this.catalog.rowsOf(mask);
+      const groupOfType = new Map<IT, number>(rows.map((r) => [r.instanceType, r.daemonGroup]));
+      const ordered = orderByPrice(
+        rows.map((r) => r.instanceType),
+        reqs,
+      );
+      const kept = ordered.slice(0, this.s.maxInstanceTypes);
+      let minValuesShortfall: string | undefined;
+      if (reqs.hasMinValues()) {
+        const mv = checkMinValues(reqs, kept);
+        if (!mv.satisfied) minValuesShortfall = describeShortfall(reqs, mv.shortfall);
+      }
+      // The smallest overhead among the daemon groups the kept options belong to.
+      let overhead: ResourceList | undefined;
+      for (const g of new Set(kept.map((it) => groupOfType.get(it) as number))) {
+        const o = (this.catalog.daemonGroups[g] as DaemonGroup).overhead;
+        overhead = overhead === undefined ? { ...o } : minResources(overhead, o);
+      }
+      cached = {
+        kept,
+        names: kept.map((it) => it.name),
+        capacityTypes: compatibleCapacityTypes(kept, reqs),
+        overhead: overhead ?? {},
+        minValuesShortfall,
+      };
+      this.optionCache.set(key, cached);
+    }
+    return cached;
+  }
+}
+
+/** A claim's finalized instance-type options. */
+interface FinalOptions<IT> {
+  readonly kept: IT[];
+  readonly names: string[];
+  readonly capacityTypes: string[];
+  readonly overhead: ResourceList;
+  readonly minValuesShortfall: string | undefined;
 }
 
 /** Key-wise minimum over the keys of both lists (a key missing from one counts as 0). */

@@ -457,3 +457,24 @@ export function spread(
     ...extra,
   };
 }
+
+/**
+ * A small catalog for scenario tests, cheapest first: `small` (2 cpu, 4Gi, 0.1 USD/h), `medium`
+ * (4 cpu, 8Gi, 0.2), `large` (8 cpu, 16Gi, 0.4), `arm-medium` (arm64, 4 cpu, 8Gi, 0.15) and `gpu`
+ * (8 cpu, 32Gi, one nvidia.com/gpu, 2.0); spot (0.7×) and on-demand in test-zone-1..3.
+ */
+export function standardInstanceTypes(): TestInstanceType[] {
+  return [
+    instanceType({ name: 'small', cpu: '2', memory: '4Gi', price: 0.1 }),
+    instanceType({ name: 'medium', cpu: '4', memory: '8Gi', price: 0.2 }),
+    instanceType({ name: 'large', cpu: '8', memory: '16Gi', price: 0.4 }),
+    instanceType({ name: 'arm-medium', cpu: '4', memory: '8Gi', price: 0.15, arch: 'arm64' }),
+    instanceType({
+      name: 'gpu',
+      cpu: '8',
+      memory: '32Gi',
+      price: 2,
+      resources: { 'nvidia.com/gpu': '1' },
+    }),
+  ];
+}

@@ -7,6 +7,7 @@ export {
   nodePool,
   pod,
   spread,
+  standardInstanceTypes,
   TEST_ZONES,
   unschedulablePod,
   unschedulablePods,
@@ -27,3 +28,4 @@ export {
   type Placement,
 } from './expectations.js';
 export { validateAssignment, type ValidationInput } from './validate.js';
+export { schedule, schedulerOptions, type TestEnvironment } from './harness.js';

@@ -4,7 +4,14 @@
  * solve, so a scheduler bug that places a pod wrongly fails loudly even when the test's own
  * assertions look elsewhere.
  */
-import type { NodePool, Pod, PodAffinityTerm, Taint } from '@karpenter-ts/api';
+import type {
+  LabelSelector,
+  NodePool,
+  Pod,
+  PodAffinityTerm,
+  Taint,
+  TopologySpreadConstraint,
+} from '@karpenter-ts/api';
 import { Labels } from '@karpenter-ts/api';
 import {
   daemonPod,
@@ -73,6 +80,19 @@ function podAlternatives(p: Pod): Requirements[] {
   return terms.map((t) =>
     selector.intersection(Requirements.fromNodeSelectorRequirements(t.matchExpressions ?? [])),
   );
+}
+
+/** The spread constraint's selector with `matchLabelKeys` folded in for the pod's values. */
+function spreadSelector(tsc: TopologySpreadConstraint, p: Pod): LabelSelector | undefined {
+  const labels = p.metadata?.labels ?? {};
+  const extra = (tsc.matchLabelKeys ?? [])
+    .filter((k) => labels[k] !== undefined)
+    .map((k) => ({ key: k, operator: 'In', values: [labels[k] as string] }));
+  if (tsc.labelSelector === undefined || extra.length === 0) return tsc.labelSelector;
+  return {
+    ...tsc.labelSelector,
+    matchExpressions: [...(tsc.labelSelector.matchExpressions ?? []), ...extra],
+  };
 }
 
 function decided(reqs: Requirements, key: string, hostname: string): string | undefined {
@@ -290,23 +310,24 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     const affinity =
       owner.pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
     for (const term of affinity) {
-      const mine = decided(owner.node.requirements, term.topologyKey, owner.node.hostname);
-      const selfMatch = termSelects(owner.pod, term, owner.pod);
-      const partner = all.some(
-        (o) =>
-          o !== owner &&
-          termSelects(owner.pod, term, o.pod) &&
-          mine !== undefined &&
-          decided(o.node.requirements, term.topologyKey, o.node.hostname) === mine,
-      );
-      if (!partner && !selfMatch) {
-        problems.push(
-          `pod ${name(owner.pod)} on ${owner.node.label} has no pod matching its required affinity in its ${term.topologyKey} domain`,
+      // Every domain the node may still end up in must hold a matching pod (upstream narrows an
+      // undecided node to the occupied domains), unless the pod matches itself (bootstrap).
+      const mine = possible(owner.node.requirements, term.topologyKey, owner.node.hostname);
+      if (termSelects(owner.pod, term, owner.pod)) continue;
+      const ok =
+        mine !== undefined &&
+        mine.length > 0 &&
+        mine.every((v) =>
+          all.some(
+            (o) =>
+              o !== owner &&
+              termSelects(owner.pod, term, o.pod) &&
+              decided(o.node.requirements, term.topologyKey, o.node.hostname) === v,
+          ),
         );
-      }
-      if (mine === undefined) {
+      if (!ok) {
         problems.push(
-          `pod ${name(owner.pod)} with affinity on ${term.topologyKey} sits on ${owner.node.label} whose domain is undecided`,
+          `pod ${name(owner.pod)} on ${owner.node.label} has no pod matching its required affinity in every ${term.topologyKey} domain it may land in`,
         );
       }
     }
@@ -318,7 +339,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     if (!entry.isNew) continue;
     for (const tsc of entry.pod.spec?.topologySpreadConstraints ?? []) {
       if (tsc.whenUnsatisfiable !== 'DoNotSchedule') continue;
-      const selector = compileLabelSelector(tsc.labelSelector);
+      const selector = compileLabelSelector(spreadSelector(tsc, entry.pod));
       const id = `${ns(entry.pod)}|${tsc.topologyKey}|${selector.key}|${tsc.maxSkew}`;
       const domain = decided(entry.node.requirements, tsc.topologyKey, entry.node.hostname);
       if (domain === undefined) {
@@ -340,7 +361,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
               c.topologyKey === tsc.topologyKey &&
               c.maxSkew === tsc.maxSkew &&
               c.whenUnsatisfiable === 'DoNotSchedule' &&
-              compileLabelSelector(c.labelSelector).key === selector.key &&
+              compileLabelSelector(spreadSelector(c, o.pod)).key === selector.key &&
               c.minDomains === undefined,
           ) &&
           JSON.stringify(o.pod.spec?.nodeSelector ?? {}) ===

@@ -9,6 +9,8 @@ import type { Requirement } from '../requirement.js';
 import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '../requirements.js';
 import { toleratesAll } from '../taints.js';
 
+const HOSTNAME = 'kubernetes.io/hostname';
+
 /** What a group enforces. */
 export type TopologyGroupKind = 'spread' | 'affinity' | 'anti-affinity';
 
@@ -69,6 +71,11 @@ export class TopologyGroup {
   private readonly counts = new Map<string, number>();
   /** Domains with a positive count, for affinity lookups. */
   private readonly occupied: string[] = [];
+  /**
+   * Hostname anti-affinity groups only: known hostnames with a zero count. A pod with such a
+   * constraint can only go to these nodes, usually a handful among thousands of node claims.
+   */
+  readonly free: Set<string> | undefined;
 
   constructor(
     /** Position in the registry (creation order). */
@@ -91,7 +98,14 @@ export class TopologyGroup {
     readonly minDomains: number | undefined = undefined,
     /** Spread only. */
     readonly nodeFilter: TopologyNodeFilter | undefined = undefined,
-  ) {}
+  ) {
+    this.free = kind === 'anti-affinity' && key === HOSTNAME ? new Set() : undefined;
+  }
+
+  /** Registers a hostname (a new node claim or node) with this group's free set. */
+  registerHostname(hostname: string): void {
+    if (this.free !== undefined && this.count(hostname) === 0) this.free.add(hostname);
+  }
 
   /** Whether the group counts (or, inverse, constrains) a pod with these labels in this namespace. */
   selects(namespace: string, labels: Readonly<Record<string, string>> | undefined): boolean {
@@ -127,7 +141,10 @@ export class TopologyGroup {
   /** Adds one counted pod in `domain`. */
   increment(domain: string): void {
     const n = this.counts.get(domain) ?? 0;
-    if (n === 0) this.occupied.push(domain);
+    if (n === 0) {
+      this.occupied.push(domain);
+      this.free?.delete(domain);
+    }
     this.counts.set(domain, n + 1);
   }
 

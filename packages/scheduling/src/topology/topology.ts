@@ -87,6 +87,8 @@ export class Topology {
   private readonly counting: TopologyGroup[] = [];
   /** Inverse groups, which keep matching pods out of their owners' domains. */
   private readonly inverseGroups: TopologyGroup[] = [];
+  /** Groups tracking free hostnames (hostname anti-affinity, inverse included). */
+  private readonly hostnameAntiGroups: TopologyGroup[] = [];
   private readonly placements: Placement[] = [];
   /** A pod's own groups, per constraints object (the unrelaxed constraints are cached per pod). */
   private readonly groupCache = new WeakMap<PodConstraints, TopologyGroup[]>();
@@ -153,7 +155,7 @@ export class Topology {
         group: g,
         podDomains,
         selfSelecting,
-        min: g.kind === 'spread' ? this.spreadMin(g, podDomains) : 0,
+        min: g.kind === 'spread' ? this.spreadMin(g) : 0,
         occupied:
           g.kind === 'affinity'
             ? g
@@ -175,15 +177,58 @@ export class Topology {
     return { checks, hostnameChecks: checks.filter((c) => c.group.key === HOSTNAME) };
   }
 
+  /** Registers a new node claim's (or node's) hostname as a domain. */
+  registerHostname(hostname: string, taints: readonly Taint[]): void {
+    this.domains.register(HOSTNAME, hostname, taints);
+    for (const g of this.hostnameAntiGroups) g.registerHostname(hostname);
+  }
+
   /**
-   * Whether a node whose hostname is `hostname` passes every hostname check of the attempt.
-   * Cheap (no allocation): the scheduler runs it on every in-flight node claim before the
-   * numeric fit.
+   * The only hostnames the attempt can use, when a hostname check narrows them to a known list
+   * (anti-affinity: hostnames without a matching pod; affinity: hostnames with one); the
+   * smallest such list, or undefined when no check gives one.
    */
-  hostnameAllowed(attempt: AttemptTopology, hostname: string): boolean {
-    const checks = attempt.hostnameChecks;
+  hostnameCandidates(
+    attempt: AttemptTopology,
+  ): ReadonlySet<string> | readonly string[] | undefined {
+    let best: ReadonlySet<string> | readonly string[] | undefined;
+    let bestSize = Infinity;
+    for (const check of attempt.hostnameChecks) {
+      const g = check.group;
+      const list =
+        g.free ?? (g.kind === 'affinity' && check.occupied.length > 0 ? check.occupied : undefined);
+      if (list === undefined) continue;
+      const size = list instanceof Set ? list.size : (list as readonly string[]).length;
+      if (size < bestSize) {
+        best = list;
+        bestSize = size;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * A cheap necessary condition for a node claim (or node) to pass the attempt's checks: its
+   * hostname passes every hostname check, and for every other check whose key the node has
+   * already narrowed to a finite set, some value of that set is allowed. Allocation-free; the
+   * full check (`narrow`) still runs on nodes that pass.
+   */
+  mayPass(attempt: AttemptTopology, nodeRequirements: Requirements, hostname: string): boolean {
+    const checks = attempt.checks;
     for (let i = 0; i < checks.length; i++) {
-      if (!this.domainAllowed(checks[i] as TopologyCheck, hostname)) return false;
+      const check = checks[i] as TopologyCheck;
+      const key = check.group.key;
+      if (key === HOSTNAME) {
+        if (!this.domainAllowed(check, hostname)) return false;
+        continue;
+      }
+      const r = nodeRequirements.get(key);
+      if (r.complement) continue;
+      const values = r.valuesList();
+      let any = false;
+      for (let j = 0; j < values.length && !any; j++)
+        any = this.domainAllowed(check, values[j] as string);
+      if (!any) return false;
     }
     return true;
   }
@@ -277,12 +322,13 @@ export class Topology {
    * when honored, and reachable through tolerated taints, when honored); 0 for hostname (a new
    * node is always possible) or when fewer eligible domains than `minDomains` exist.
    */
-  private spreadMin(g: TopologyGroup, podDomains: Requirement): number {
+  private spreadMin(g: TopologyGroup): number {
     if (g.key === HOSTNAME) return 0;
     let min = Infinity;
     let eligible = 0;
+    // Eligibility is the node filter's call: with nodeAffinityPolicy Ignore, domains the pod
+    // cannot use still count towards the minimum.
     for (const d of this.domains.domains(g.key)) {
-      if (!podDomains.has(d)) continue;
       if (!domainEligible(g.nodeFilter, g.key, d, this.domains.taintSets(g.key, d))) continue;
       eligible++;
       const n = g.count(d);
@@ -426,6 +472,10 @@ export class Topology {
     this.groups.push(g);
     this.byHash.set(hash, g);
     (g.inverse ? this.inverseGroups : this.counting).push(g);
+    if (g.free !== undefined) {
+      this.hostnameAntiGroups.push(g);
+      for (const h of this.domains.domains(HOSTNAME)) g.registerHostname(h);
+    }
     // Count everything placed before the group existed.
     for (const p of this.placements) {
       if (g.inverse) {
