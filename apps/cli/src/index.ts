@@ -49,7 +49,7 @@ export {
   formatProblem,
   type Problem,
   type ValidationReport,
-} from './commands/validate.js';
+} from './validation/validate-documents.js';
 export {
   planNodePools,
   type NodePoolPlan,
@@ -74,4 +74,6 @@ export {
   type Totals,
   type Utilization,
 } from './simulation/report.js';
-export { comparisonRow, HOURS_PER_MONTH, type ComparisonRow } from './commands/compare.js';
+export { comparisonRow, HOURS_PER_MONTH, type ComparisonRow } from './simulation/comparison.js';
+export { explainPod, type Explanation } from './explain/explain-pod.js';
+export { explainNodePool, type NodePoolVerdict, type CloseInstanceType } from './explain/why.js';

@@ -76,7 +76,8 @@ describe('karpenter-ts validate', () => {
     const { loadManifests } = await import('../src/manifests/load.js');
     const loaded = await loadManifests(['-'], async () => list);
     expect(loaded.documents[0]!.path).toBe('items[0]');
-    const { validateDocuments, formatProblem } = await import('../src/commands/validate.js');
+    const { validateDocuments, formatProblem } =
+      await import('../src/validation/validate-documents.js');
     const { createCloud } = await import('../src/clouds/select.js');
     const report = validateDocuments(loaded.documents, [createCloud('azure', undefined)]);
     expect(report.problems.map(formatProblem)).toEqual([

@@ -18,7 +18,7 @@ import { CliError, ManifestError } from '../errors.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { inventory, type Inventory } from '../manifests/inventory.js';
 import { expandWorkloads, type ExpandedWorkloads } from '../workloads/expand.js';
-import { validateDocuments } from '../commands/validate.js';
+import { validateDocuments } from '../validation/validate-documents.js';
 import { chooseLaunch, type Launch } from './launch.js';
 import { planNodePools, type PlannedNodePool } from './node-pools.js';
 

@@ -1,0 +1,89 @@
+/**
+ * `explain` as data: the pod, and for each NodePool (in the scheduler's order) the verdict of
+ * {@link explainNodePool}, plus where the pod landed in the simulation of the whole input.
+ */
+import type { Pod } from '@karpenter-ts/api';
+import {
+  orderByWeight,
+  parseQuantity,
+  podRequests,
+  type ResourceList,
+} from '@karpenter-ts/scheduling';
+import type { Cloud } from '../clouds/cloud.js';
+import { location, type ManifestDocument } from '../manifests/document.js';
+import { inventory } from '../manifests/inventory.js';
+import { planNodePools } from '../simulation/node-pools.js';
+import { podName, simulate } from '../simulation/simulate.js';
+import { expandWorkloads } from '../workloads/expand.js';
+import { findPod } from './find-pod.js';
+import { explainNodePool, type NodePoolVerdict } from './why.js';
+
+/** Everything `explain` reports about one pod. */
+export interface Explanation {
+  readonly pod: Pod;
+  /** `namespace/name`. */
+  readonly podName: string;
+  /** `file:document` of the workload the pod came from. */
+  readonly source: string | undefined;
+  /** The pod's requests as the scheduler counts them (canonical units). */
+  readonly requests: ResourceList;
+  readonly cloud: Cloud;
+  readonly notes: readonly string[];
+  /** One per NodePool, weight descending then name descending. */
+  readonly verdicts: readonly NodePoolVerdict[];
+  /** Where the pod landed in the simulation of the whole input, in words. */
+  readonly inSimulation: string;
+}
+
+/**
+ * Explains the pod `query` names (see findPod) on `cloud`. Raises CliError when no pod matches
+ * and ManifestError for invalid input (as simulate does).
+ */
+export function explainPod(
+  documents: readonly ManifestDocument[],
+  cloud: Cloud,
+  query: string,
+  options: { scale: number; solver: 'wasm' | 'ts'; now?: Date },
+): Explanation {
+  const now = options.now ?? new Date();
+  const inv = inventory(documents);
+  const workloads = expandWorkloads(inv.workloads, {
+    scale: options.scale,
+    now,
+    checkQuantity: (q) => void parseQuantity(q),
+  });
+  const pod = findPod(workloads, query);
+  // The full simulation also validates the input and says where the pod lands among the others.
+  const simulation = simulate(documents, cloud, {
+    scale: options.scale,
+    solver: options.solver,
+    now,
+  });
+  const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
+  const verdicts = orderByWeight(plan.pools.map((p) => p.nodePool)).map((nodePool) => {
+    const planned = plan.pools.find((p) => p.nodePool === nodePool)!;
+    const types = cloud.instanceTypes(planned.defaultNodeClass ? undefined : planned.nodeClass);
+    return explainNodePool(pod, nodePool, types, cloud, workloads.daemonSetPods, options.solver);
+  });
+
+  const name = podName(pod);
+  const index = simulation.nodeClaims.findIndex((c) => c.pods.some((p) => podName(p) === name));
+  const claim = simulation.nodeClaims[index];
+  const pending = simulation.podErrors.find((e) => podName(e.pod) === name);
+  const inSimulation = claim
+    ? `node claim ${index + 1} of ${simulation.nodeClaims.length} (NodePool "${claim.nodePool}", ${claim.launch.instanceType.name}, ${claim.pods.length} pods)`
+    : pending
+      ? `pending: ${pending.reason}`
+      : 'not part of the simulation';
+  const source = workloads.origin.get(pod);
+  return {
+    pod,
+    podName: name,
+    source: source ? location(source) : undefined,
+    requests: podRequests(pod),
+    cloud,
+    notes: plan.notes,
+    verdicts,
+    inSimulation,
+  };
+}

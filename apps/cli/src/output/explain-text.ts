@@ -1,0 +1,77 @@
+/**
+ * The `explain` report, as text for people and as a JSON document.
+ */
+import pc from 'picocolors';
+import type { Explanation } from '../explain/explain-pod.js';
+import { describe, formatAmount, type NodePoolVerdict } from '../explain/why.js';
+
+/** Renders an explanation: the pod, one line per NodePool (closest instance types below), the simulation outcome. */
+export function renderExplanation(e: Explanation): string {
+  const out: string[] = [];
+  out.push(
+    `${pc.bold(`Pod ${e.podName}`)}${e.source ? ` (from ${e.source})` : ''} requests ${describe(e.requests)}\n`,
+  );
+  out.push(`on ${e.cloud.name} ${e.cloud.region}\n`);
+  for (const note of e.notes) out.push(pc.dim(`note: ${note}\n`));
+  out.push('\n');
+  for (const v of e.verdicts) {
+    const weight = v.nodePool.spec.weight ?? 0;
+    const mark = v.canHost ? pc.green('✓ can host it:') : pc.red('✗ cannot host it:');
+    out.push(`NodePool "${v.nodePool.metadata.name}" (weight ${weight}) ${mark} ${v.reason}\n`);
+    for (const c of v.closest) {
+      const short = Object.entries(c.short)
+        .map(
+          ([res, [need, have]]) => `${res} ${formatAmount(res, have)} < ${formatAmount(res, need)}`,
+        )
+        .join(', ');
+      out.push(`    closest: ${c.instanceType.name} (${short})\n`);
+    }
+  }
+  out.push(`\nIn the simulation of the whole input: ${e.inSimulation}\n`);
+  return out.join('');
+}
+
+/** The JSON document `explain -o json` prints. */
+export function explanationJson(e: Explanation) {
+  return {
+    pod: e.podName,
+    source: e.source,
+    requests: Object.fromEntries(
+      Object.entries(e.requests).map(([k, v]) => [k, formatAmount(k, v)]),
+    ),
+    cloud: e.cloud.name,
+    region: e.cloud.region,
+    notes: e.notes,
+    nodePools: e.verdicts.map(verdictJson),
+    simulation: e.inSimulation,
+  };
+}
+
+function verdictJson(v: NodePoolVerdict) {
+  return {
+    name: v.nodePool.metadata.name,
+    weight: v.nodePool.spec.weight ?? 0,
+    canHost: v.canHost,
+    reason: v.reason,
+    ...(v.launch
+      ? {
+          launch: {
+            instanceType: v.launch.instanceType.name,
+            zone: v.launch.offering.zone,
+            capacityType: v.launch.offering.capacityType,
+            pricePerHour: v.launch.offering.price,
+          },
+        }
+      : {}),
+    instanceTypes: v.instanceTypes,
+    closest: v.closest.map((c) => ({
+      instanceType: c.instanceType.name,
+      short: Object.fromEntries(
+        Object.entries(c.short).map(([res, [need, have]]) => [
+          res,
+          { requested: formatAmount(res, need), allocatable: formatAmount(res, have) },
+        ]),
+      ),
+    })),
+  };
+}

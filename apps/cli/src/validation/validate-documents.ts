@@ -1,0 +1,100 @@
+/**
+ * Offline validation of NodePools, NodeClaims, NodeOverlays (the karpenter.sh CRDs' OpenAPI
+ * schemas and CEL rules, then NodePool runtime validation) and provider NodeClasses
+ * (AKSNodeClass, EC2NodeClass), located in their files.
+ */
+import { validate, validateNodePoolRuntime, type NodePool } from '@karpenter-ts/api';
+import type { Cloud } from '../clouds/cloud.js';
+import { fieldPath, location, type ManifestDocument } from '../manifests/document.js';
+import { apiGroup } from '../manifests/inventory.js';
+
+/** One problem found by `validate`, located in its file. */
+export interface Problem {
+  file: string;
+  /** 1-based document number in the file. */
+  document: number;
+  /** File line, for YAML syntax errors. */
+  line?: number;
+  /** Field path inside the document (`''` for the whole document). */
+  field: string;
+  message: string;
+  /** `Kind/name` of the object, when known. */
+  object?: string;
+}
+
+/** What `validate` checked and found. */
+export interface ValidationReport {
+  files: number;
+  /** Objects validated, by kind. */
+  checked: Record<string, number>;
+  /** Objects of kinds validate does not check (Deployments, Services, …). */
+  skipped: number;
+  problems: Problem[];
+}
+
+const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
+
+/**
+ * Validates every object of `documents` this command knows; other kinds are counted as skipped.
+ * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools that pass it
+ * also through runtime validation (with the label rules of the provider their nodeClassRef
+ * names); NodeClasses through their provider's validation. Objects in a provider's API group
+ * with an unknown kind are reported.
+ */
+export function validateDocuments(
+  documents: readonly ManifestDocument[],
+  clouds: readonly Cloud[],
+): Omit<ValidationReport, 'files'> {
+  const report: Omit<ValidationReport, 'files'> = { checked: {}, skipped: 0, problems: [] };
+  for (const doc of documents) {
+    const { kind, apiVersion } = doc.object;
+    const group = apiGroup(apiVersion);
+    const provider = clouds.find((c) => c.nodeClassKind.group === group);
+    if (!KARPENTER_GROUPS.has(group) && !provider) {
+      report.skipped++;
+      continue;
+    }
+    report.checked[kind] = (report.checked[kind] ?? 0) + 1;
+    const add = (path: string, message: string) =>
+      report.problems.push({
+        file: doc.file,
+        document: doc.document,
+        field: fieldPath(doc, path),
+        message,
+        object: `${kind}/${doc.object.metadata?.name ?? ''}`,
+      });
+    if (provider && kind === provider.nodeClassKind.kind) {
+      for (const p of provider.validateNodeClass(doc.object)) add(p.path, p.message);
+      continue;
+    }
+    const violations = validate(doc.object);
+    for (const v of violations) add(v.path, v.message);
+    if (violations.length === 0 && group === 'karpenter.sh' && kind === 'NodePool') {
+      const nodePool = doc.object as unknown as NodePool;
+      const ref = clouds.find(
+        (c) => c.nodeClassKind.group === nodePool.spec.template.spec.nodeClassRef.group,
+      );
+      const runtime = validateNodePoolRuntime(nodePool, {
+        ...(ref
+          ? {
+              extraWellKnownLabels: ref.wellKnownLabels,
+              extraRestrictedDomains: ref.restrictedLabelDomains,
+            }
+          : {}),
+      });
+      for (const v of runtime) add(v.path, v.message);
+    }
+  }
+  return report;
+}
+
+/** `file:document[:line] field: message`, the one-line form of a problem. */
+export function formatProblem(p: Problem): string {
+  const where = `${location(p)}${p.line === undefined ? '' : `:${p.line}`}`;
+  return `${where} ${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+
+/** Orders problems by file, then document. */
+export function byLocation(a: Problem, b: Problem): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.document - b.document;
+}
