@@ -292,6 +292,37 @@ spec:
     expect(simulation.podErrors).toEqual([]);
   });
 
+  it('adds the daemonset overhead of DaemonSets that fit to every node claim, and still fits it', async () => {
+    const daemonSet = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: agent, namespace: kube-system }
+spec:
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec:
+      containers: [{ name: agent, image: agent, resources: { limits: { cpu: 500m, memory: 256Mi } } }]
+`;
+    const text = [daemonSet, deployment(6)].join('---\n');
+    const simulation = simulate(
+      parseManifestText(text, 'ds.yaml').documents,
+      createCloud('sim', undefined),
+      { now: NOW },
+    );
+    expect(simulation.podErrors).toEqual([]);
+    expect(simulation.nodeClaims.length).toBeGreaterThan(0);
+    for (const claim of simulation.nodeClaims) {
+      const podsOnly = claim.pods.reduce<ResourceList>(
+        (sum, pod) => addResources(sum, podRequests(pod)),
+        {},
+      );
+      // Requests defaulted from the DaemonSet's limits: 500m cpu and 256Mi memory per node.
+      expect(claim.requests.cpu).toBe((podsOnly.cpu ?? 0) + 500);
+      expect(claim.requests.memory).toBe((podsOnly.memory ?? 0) + 256 * 2 ** 20);
+      expect(fits(claim.requests, claim.launch.instanceType.allocatable())).toBe(true);
+    }
+  });
+
   it('notes PodDisruptionBudgets, which do not change provisioning', async () => {
     const pdb = `apiVersion: policy/v1
 kind: PodDisruptionBudget
