@@ -1,0 +1,122 @@
+/**
+ * Garbage collection (karpenter-core.md 4.3; upstream `nodeclaim/garbagecollection` plus the
+ * providers' instance GC), a singleton that runs every 2 minutes:
+ * - a cloud instance (from `cloudProvider.list()`) that no NodeClaim owns — by provider ID, or
+ *   by name for a NodeClaim whose launch result was never written — is deleted once it has been
+ *   seen orphaned for the grace period (default 30 s, as the AWS provider waits), so a launch
+ *   still being recorded is never collected;
+ * - a launched, registered, non-deleting NodeClaim whose instance is gone from the list is
+ *   deleted, unless its Node is still Ready (reason `garbage_collected`).
+ */
+import type { NodeClaim } from '@karpenter-ts/api';
+import { NodeClaimConditions } from '@karpenter-ts/api';
+import { isNodeClaimNotFoundError, type CloudProvider } from '@karpenter-ts/cloudprovider';
+import type { Clock } from '../clock.js';
+import { isTrue } from '../conditions.js';
+import { isNotFound, type KubeClient } from '../kube/client.js';
+import { requeueAfter, type ReconcileResult } from '../reconciler.js';
+
+/** Seconds between garbage collection passes. */
+export const GARBAGE_COLLECTION_INTERVAL_SECONDS = 120;
+
+/** Options of {@link GarbageCollection}. */
+export interface GarbageCollectionOptions {
+  readonly client: KubeClient;
+  readonly cloudProvider: CloudProvider;
+  readonly clock: Clock;
+  /** Seconds an orphaned instance must stay orphaned before it is deleted; default 30. */
+  readonly orphanGraceSeconds?: number;
+}
+
+/** What one pass removed. */
+export interface GarbageCollectionResult extends ReconcileResult {
+  /** Provider IDs of orphaned instances deleted from the cloud. */
+  readonly instancesDeleted: readonly string[];
+  /** Names of NodeClaims deleted because their instance is gone. */
+  readonly nodeClaimsDeleted: readonly string[];
+}
+
+/** See the module comment. */
+export class GarbageCollection {
+  /** First time each orphan was seen, by provider ID (clock milliseconds). */
+  readonly #orphanSince = new Map<string, number>();
+  readonly #grace: number;
+
+  constructor(private readonly o: GarbageCollectionOptions) {
+    this.#grace = o.orphanGraceSeconds ?? 30;
+  }
+
+  async reconcile(): Promise<GarbageCollectionResult> {
+    const { client, clock, cloudProvider } = this.o;
+    // Read the cloud before the API: an instance launched after the NodeClaim list would
+    // otherwise look orphaned.
+    const instances = await cloudProvider.list();
+    const nodeClaims = await client.list('NodeClaim');
+    const now = clock.now();
+    const byProviderID = new Map<string, NodeClaim>();
+    const unlaunchedNames = new Set<string>();
+    for (const nc of nodeClaims) {
+      const id = nc.status?.providerID;
+      if (id) byProviderID.set(id, nc);
+      else unlaunchedNames.add(nc.metadata.name ?? '');
+    }
+
+    const instancesDeleted: string[] = [];
+    const orphans = new Set<string>();
+    for (const instance of instances) {
+      const id = instance.status?.providerID ?? '';
+      if (id === '' || byProviderID.has(id) || unlaunchedNames.has(instance.metadata.name ?? '')) {
+        continue;
+      }
+      orphans.add(id);
+      const since = this.#orphanSince.get(id) ?? now;
+      this.#orphanSince.set(id, since);
+      if (now - since < this.#grace * 1000) continue;
+      try {
+        await cloudProvider.delete(instance);
+      } catch (err) {
+        if (!isNodeClaimNotFoundError(err)) throw err;
+      }
+      instancesDeleted.push(id);
+      client.recordEvent({
+        involved: { kind: 'NodeClaim', name: instance.metadata.name ?? id },
+        type: 'Normal',
+        reason: 'GarbageCollected',
+        message: `Deleted instance ${id}: no NodeClaim owns it`,
+      });
+    }
+    for (const id of [...this.#orphanSince.keys()])
+      if (!orphans.has(id)) this.#orphanSince.delete(id);
+    for (const id of instancesDeleted) this.#orphanSince.delete(id);
+
+    const live = new Set(instances.map((i) => i.status?.providerID ?? ''));
+    const nodeClaimsDeleted: string[] = [];
+    for (const nc of nodeClaims) {
+      const id = nc.status?.providerID;
+      if (!id || live.has(id) || nc.metadata.deletionTimestamp !== undefined) continue;
+      if (!isTrue(nc, NodeClaimConditions.Registered)) continue;
+      const node = nc.status?.nodeName
+        ? await client.get('Node', { name: nc.status.nodeName })
+        : undefined;
+      if (node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+        continue;
+      try {
+        await client.delete('NodeClaim', { name: nc.metadata.name ?? '' });
+        nodeClaimsDeleted.push(nc.metadata.name ?? '');
+        client.recordEvent({
+          involved: { kind: 'NodeClaim', name: nc.metadata.name ?? '' },
+          type: 'Normal',
+          reason: 'GarbageCollected',
+          message: `Deleting NodeClaim: instance ${id} no longer exists (garbage_collected)`,
+        });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    const next =
+      this.#orphanSince.size > 0
+        ? Math.min(this.#grace, GARBAGE_COLLECTION_INTERVAL_SECONDS)
+        : GARBAGE_COLLECTION_INTERVAL_SECONDS;
+    return { ...requeueAfter(next), instancesDeleted, nodeClaimsDeleted };
+  }
+}

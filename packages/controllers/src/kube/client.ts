@@ -1,0 +1,216 @@
+/**
+ * The small Kubernetes client the controllers are written against. packages/kube implements it
+ * over @kubernetes/client-node (informer caches for reads, REST for writes); `MemoryKubeClient`
+ * implements it in memory for unit tests and the simulator.
+ *
+ * Semantics every implementation keeps (they are the API server's):
+ * - Reads (`get`, `list`) come from a watch cache and may lag writes; they return deep copies.
+ * - `update` and `updateStatus` are optimistic: when the object carries `metadata.resourceVersion`
+ *   and the stored one differs, they raise {@link ConflictError}; the caller re-reads and retries
+ *   (our reconcilers simply requeue). `update` never changes `status`; `updateStatus` changes only
+ *   `status`.
+ * - `delete` of an object with finalizers only sets `metadata.deletionTimestamp`; the object goes
+ *   away when an update removes its last finalizer. Finalizers cannot be added once deleting.
+ * - `evict` is the policy/v1 Eviction subresource: it raises {@link TooManyRequestsError} (429)
+ *   when a PodDisruptionBudget allows no disruption, and {@link KubeApiError} with code 500 when
+ *   more than one budget selects the pod.
+ * - Missing objects raise {@link NotFoundError} (404) from writes; `get` returns `undefined`.
+ */
+import type {
+  DaemonSet,
+  Node,
+  NodeClaim,
+  NodeClassReference,
+  NodePool,
+  ObjectMeta,
+  Pod,
+  PodDisruptionBudget,
+  StatusCondition,
+} from '@karpenter-ts/api';
+
+/**
+ * A provider NodeClass object (`AKSNodeClass`, `EC2NodeClass`, ...) as the controllers read it:
+ * only its identity and `status.conditions` (for readiness) matter here.
+ */
+export interface NodeClassObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  spec?: Record<string, unknown>;
+  status?: { conditions?: StatusCondition[]; [key: string]: unknown };
+}
+
+/** The object kinds the controllers read and write, by kind name. */
+export interface KubeObjects {
+  Pod: Pod;
+  Node: Node;
+  DaemonSet: DaemonSet;
+  PodDisruptionBudget: PodDisruptionBudget;
+  NodePool: NodePool;
+  NodeClaim: NodeClaim;
+  NodeClass: NodeClassObject;
+}
+
+/** One of the kinds in {@link KubeObjects}. */
+export type Kind = keyof KubeObjects;
+
+/** Kinds that live in a namespace; the others are cluster-scoped. */
+export const NamespacedKinds: ReadonlySet<Kind> = new Set([
+  'Pod',
+  'DaemonSet',
+  'PodDisruptionBudget',
+]);
+
+/**
+ * Identifies one object. `namespace` is required for namespaced kinds and ignored otherwise.
+ * For `NodeClass`, `group` and `kind` pick which NodeClass kind (the name alone is ambiguous).
+ */
+export interface ObjectKey {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly nodeClass?: Pick<NodeClassReference, 'group' | 'kind'>;
+}
+
+/** Filters of {@link KubeClient.list}; all given filters must match. */
+export interface ListOptions {
+  /** Only objects in this namespace (namespaced kinds). */
+  readonly namespace?: string;
+  /** Only objects carrying every one of these labels with these values. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Pods: only those bound to this node (`spec.nodeName`), the field selector kubelets use. */
+  readonly nodeName?: string;
+  /** Nodes and NodeClaims: only those with this provider ID (`spec.providerID` / `status.providerID`). */
+  readonly providerID?: string;
+}
+
+/** Options of {@link KubeClient.delete}. */
+export interface DeleteOptions {
+  /** Pods: seconds the kubelet gives the containers; 0 forces immediate removal. */
+  readonly gracePeriodSeconds?: number;
+  /** Delete only if the stored object still has this UID (else ConflictError). */
+  readonly uid?: string;
+}
+
+/** Options of {@link KubeClient.evict}. */
+export interface EvictOptions {
+  /** Precondition: evict only the pod with this UID (else ConflictError, 409). */
+  readonly uid?: string;
+  /** Grace period passed to the pod deletion, seconds. */
+  readonly gracePeriodSeconds?: number;
+}
+
+/** What changed, as a watch delivers it. */
+export interface WatchEvent<K extends Kind> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** A copy of the object after the change (for DELETED, its last state). */
+  readonly object: KubeObjects[K];
+}
+
+/** A core/v1 Event as the controllers emit it (deduplicated by the implementation). */
+export interface KubeEvent {
+  /** The object the event is about. */
+  readonly involved: {
+    readonly kind: Kind | string;
+    readonly name: string;
+    readonly namespace?: string;
+    readonly uid?: string;
+  };
+  readonly type: 'Normal' | 'Warning';
+  /** CamelCase, e.g. `FailedScheduling`, `Nominated`, `InsufficientCapacityError`. */
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * The Kubernetes operations the controllers need. All methods are async; errors are the
+ * {@link KubeApiError} family below, never raw HTTP errors.
+ */
+export interface KubeClient {
+  /** The object, or `undefined` when the cache holds none. */
+  get<K extends Kind>(kind: K, key: ObjectKey): Promise<KubeObjects[K] | undefined>;
+  /** Objects of a kind matching the options (for NodeClass: of every NodeClass kind). */
+  list<K extends Kind>(kind: K, options?: ListOptions): Promise<KubeObjects[K][]>;
+  /**
+   * Creates the object; `metadata.generateName` without a name gets a random suffix. Sets uid,
+   * resourceVersion, generation and creationTimestamp. Raises AlreadyExistsError.
+   */
+  create<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]>;
+  /** Replaces metadata and spec (not status). Raises ConflictError, NotFoundError. */
+  update<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]>;
+  /** Replaces status only (the status subresource). Raises ConflictError, NotFoundError. */
+  updateStatus<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]>;
+  /**
+   * Deletes, or with finalizers present marks the object deleting. Deleting an already deleting
+   * object is a no-op. Raises NotFoundError, ConflictError (uid precondition).
+   */
+  delete<K extends Kind>(kind: K, key: ObjectKey, options?: DeleteOptions): Promise<void>;
+  /**
+   * Evicts a pod through the Eviction API. Raises TooManyRequestsError when a PDB blocks it,
+   * KubeApiError(500) when several PDBs select it, NotFoundError, ConflictError (uid).
+   */
+  evict(pod: ObjectKey, options?: EvictOptions): Promise<void>;
+  /** Subscribes to changes of a kind; returns the unsubscribe function. */
+  watch<K extends Kind>(kind: K, handler: (event: WatchEvent<K>) => void): () => void;
+  /** Records an Event; never raises (events are best effort). */
+  recordEvent(event: KubeEvent): void;
+}
+
+/** Base of the API errors; `code` is the HTTP status the API server would return. */
+export class KubeApiError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** 404: the object does not exist. */
+export class NotFoundError extends KubeApiError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(404, message, options);
+  }
+}
+
+/** 409: the object changed since it was read (resourceVersion or uid precondition failed). */
+export class ConflictError extends KubeApiError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(409, message, options);
+  }
+}
+
+/** 409: an object with that name already exists. */
+export class AlreadyExistsError extends KubeApiError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(409, message, options);
+  }
+}
+
+/** 429: the eviction would violate a PodDisruptionBudget; retry later. */
+export class TooManyRequestsError extends KubeApiError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(429, message, options);
+  }
+}
+
+/** True for {@link NotFoundError}. */
+export function isNotFound(err: unknown): err is NotFoundError {
+  return err instanceof NotFoundError;
+}
+
+/** True for {@link ConflictError} (not AlreadyExists). */
+export function isConflict(err: unknown): err is ConflictError {
+  return err instanceof ConflictError;
+}
+
+/** The key of an object of the given kind. */
+export function keyOf(object: {
+  metadata: ObjectMeta;
+  apiVersion?: string;
+  kind?: string;
+}): ObjectKey {
+  return {
+    name: object.metadata.name ?? '',
+    ...(object.metadata.namespace !== undefined ? { namespace: object.metadata.namespace } : {}),
+  };
+}

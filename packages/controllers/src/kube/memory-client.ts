@@ -1,0 +1,459 @@
+/**
+ * An in-memory {@link KubeClient} for unit tests and the simulator. It keeps the API server
+ * semantics the controllers rely on: resourceVersion conflicts, generateName, finalizers that
+ * hold deletion (deletionTimestamp), status as a subresource, and the Eviction API honoring
+ * PodDisruptionBudgets (429). Watches are delivered synchronously after each write, so the
+ * "cache" never lags: tests that need lag use {@link MemoryKubeClient.failNext}.
+ *
+ * Simplifications (on purpose): a deleted pod without finalizers disappears at once (no kubelet
+ * grace period); PDB disruptions are computed live from the pods rather than from PDB status;
+ * `update` may set a pod's `spec.nodeName` (binding, see {@link MemoryKubeClient.bind}).
+ */
+import type { ObjectMeta, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
+import { compileLabelSelector } from '@karpenter-ts/scheduling';
+import { systemClock, type Clock } from '../clock.js';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  KubeApiError,
+  NamespacedKinds,
+  NotFoundError,
+  TooManyRequestsError,
+  type DeleteOptions,
+  type EvictOptions,
+  type Kind,
+  type KubeClient,
+  type KubeEvent,
+  type KubeObjects,
+  type ListOptions,
+  type ObjectKey,
+  type WatchEvent,
+} from './client.js';
+
+/** A write operation that {@link MemoryKubeClient.failNext} can make fail. */
+export type MemoryOperation = 'create' | 'update' | 'updateStatus' | 'delete' | 'evict';
+
+interface Fault {
+  readonly operation: MemoryOperation;
+  readonly kind: Kind | undefined;
+  readonly error: Error;
+}
+
+/** The stored form of every kind: metadata always present. */
+interface AnyObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: unknown;
+  status?: unknown;
+}
+
+/** The typed view of a stored object. */
+function typed<K extends Kind>(object: AnyObject): KubeObjects[K] {
+  return object as unknown as KubeObjects[K];
+}
+
+/** The stored view of a typed object (missing metadata becomes `{}`). */
+function stored(object: KubeObjects[Kind]): AnyObject {
+  const o = object as unknown as AnyObject;
+  if (o.metadata === undefined) o.metadata = {};
+  return o;
+}
+
+/** Options of {@link MemoryKubeClient}. */
+export interface MemoryKubeClientOptions {
+  /** Sets creationTimestamp and deletionTimestamp. Default: the system clock. */
+  readonly clock?: Clock;
+}
+
+/** See the module comment. */
+export class MemoryKubeClient implements KubeClient {
+  readonly #clock: Clock;
+  readonly #objects = new Map<Kind, Map<string, AnyObject>>();
+  readonly #handlers = new Map<Kind, Set<(event: WatchEvent<Kind>) => void>>();
+  #faults: Fault[] = [];
+  #resourceVersion = 0;
+  #uid = 0;
+  /** Every event recorded, oldest first. */
+  readonly events: KubeEvent[] = [];
+
+  constructor(options: MemoryKubeClientOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async get<K extends Kind>(kind: K, key: ObjectKey): Promise<KubeObjects[K] | undefined> {
+    const found = this.#store(kind).get(storeKey(kind, key));
+    return found === undefined ? undefined : typed<K>(structuredClone(found));
+  }
+
+  async list<K extends Kind>(kind: K, options: ListOptions = {}): Promise<KubeObjects[K][]> {
+    const out: KubeObjects[K][] = [];
+    for (const object of this.#store(kind).values()) {
+      if (matchesList(kind, object, options)) out.push(typed<K>(structuredClone(object)));
+    }
+    return out;
+  }
+
+  async create<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
+    this.#fault('create', kind);
+    const copy = stored(structuredClone(object));
+    const meta = copy.metadata;
+    if (meta.deletionTimestamp !== undefined) {
+      throw new KubeApiError(422, `${kind}: metadata.deletionTimestamp may not be set on create`);
+    }
+    if (!meta.name) {
+      if (!meta.generateName) {
+        throw new KubeApiError(422, `${kind}: metadata.name or metadata.generateName is required`);
+      }
+      meta.name = `${meta.generateName}${this.#suffix(kind, copy)}`;
+    }
+    if (NamespacedKinds.has(kind) && !meta.namespace) meta.namespace = 'default';
+    const key = storeKey(kind, keyFor(kind, copy));
+    if (this.#store(kind).has(key)) {
+      throw new AlreadyExistsError(`${kind} ${displayKey(kind, copy)} already exists`);
+    }
+    meta.uid = `uid-${++this.#uid}`;
+    meta.resourceVersion = this.#nextVersion();
+    meta.generation = 1;
+    meta.creationTimestamp = new Date(this.#clock.now());
+    this.#store(kind).set(key, copy);
+    this.#notify(kind, 'ADDED', copy);
+    return typed<K>(structuredClone(copy));
+  }
+
+  async update<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
+    this.#fault('update', kind);
+    const current = this.#current(kind, object);
+    const next = stored(structuredClone(object));
+    const storedFinalizers = new Set(current.metadata.finalizers ?? []);
+    if (
+      current.metadata.deletionTimestamp !== undefined &&
+      (next.metadata.finalizers ?? []).some((f) => !storedFinalizers.has(f))
+    ) {
+      throw new KubeApiError(
+        422,
+        `${kind} ${displayKey(kind, current)}: no new finalizers can be added while it is being deleted`,
+      );
+    }
+    next.metadata = {
+      ...next.metadata,
+      uid: current.metadata.uid,
+      name: current.metadata.name,
+      creationTimestamp: current.metadata.creationTimestamp,
+      generation:
+        (current.metadata.generation ?? 1) +
+        (JSON.stringify(specOf(next)) === JSON.stringify(specOf(current)) ? 0 : 1),
+      resourceVersion: this.#nextVersion(),
+    };
+    if (current.metadata.namespace !== undefined)
+      next.metadata.namespace = current.metadata.namespace;
+    if (current.metadata.deletionTimestamp !== undefined) {
+      next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
+    } else delete next.metadata.deletionTimestamp;
+    setStatus(next, current);
+    return typed<K>(this.#commit(kind, next));
+  }
+
+  async updateStatus<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
+    this.#fault('updateStatus', kind);
+    const next = structuredClone(this.#current(kind, object));
+    setStatus(next, stored(object));
+    next.metadata.resourceVersion = this.#nextVersion();
+    return typed<K>(this.#commit(kind, next));
+  }
+
+  async delete<K extends Kind>(
+    kind: K,
+    key: ObjectKey,
+    options: DeleteOptions = {},
+  ): Promise<void> {
+    this.#fault('delete', kind);
+    const k = storeKey(kind, key);
+    const found = this.#store(kind).get(k);
+    if (found === undefined) throw new NotFoundError(`${kind} ${formatKey(key)} not found`);
+    if (options.uid !== undefined && options.uid !== found.metadata.uid) {
+      throw new ConflictError(
+        `${kind} ${formatKey(key)}: uid precondition failed (have ${found.metadata.uid}, want ${options.uid})`,
+      );
+    }
+    if ((found.metadata.finalizers ?? []).length === 0) {
+      this.#store(kind).delete(k);
+      this.#notify(kind, 'DELETED', found);
+      return;
+    }
+    if (found.metadata.deletionTimestamp !== undefined) return;
+    const next = structuredClone(found);
+    next.metadata.deletionTimestamp = new Date(this.#clock.now());
+    if (options.gracePeriodSeconds !== undefined) {
+      next.metadata.deletionGracePeriodSeconds = options.gracePeriodSeconds;
+    }
+    next.metadata.resourceVersion = this.#nextVersion();
+    this.#store(kind).set(k, next);
+    this.#notify(kind, 'MODIFIED', next);
+  }
+
+  async evict(podKey: ObjectKey, options: EvictOptions = {}): Promise<void> {
+    this.#fault('evict', 'Pod');
+    const pod = this.#store('Pod').get(storeKey('Pod', podKey)) as unknown as Pod | undefined;
+    if (pod?.metadata === undefined) throw new NotFoundError(`Pod ${formatKey(podKey)} not found`);
+    if (options.uid !== undefined && options.uid !== pod.metadata.uid) {
+      throw new ConflictError(`Pod ${formatKey(podKey)}: uid precondition failed`);
+    }
+    if (pod.metadata.deletionTimestamp !== undefined) return;
+    // The API server skips budget checks for pods that are not running (Pending, Succeeded, Failed).
+    if (pod.status?.phase === 'Running') {
+      const budgets = (
+        [...this.#store('PodDisruptionBudget').values()] as unknown as PodDisruptionBudget[]
+      ).filter(
+        (pdb) =>
+          pdb.metadata?.namespace === pod.metadata?.namespace &&
+          compileLabelSelector(pdb.spec?.selector).matches(pod.metadata?.labels ?? {}),
+      );
+      if (budgets.length > 1) {
+        throw new KubeApiError(
+          500,
+          'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+        );
+      }
+      const budget = budgets[0];
+      if (budget !== undefined && this.disruptionsAllowed(budget) <= 0) {
+        throw new TooManyRequestsError(
+          `Cannot evict pod as it would violate the pod's disruption budget ${budget.metadata?.name}.`,
+        );
+      }
+    }
+    await this.delete(
+      'Pod',
+      podKey,
+      options.gracePeriodSeconds === undefined
+        ? {}
+        : { gracePeriodSeconds: options.gracePeriodSeconds },
+    );
+  }
+
+  watch<K extends Kind>(kind: K, handler: (event: WatchEvent<K>) => void): () => void {
+    let set = this.#handlers.get(kind);
+    if (set === undefined) {
+      set = new Set();
+      this.#handlers.set(kind, set);
+    }
+    const h = handler as unknown as (event: WatchEvent<Kind>) => void;
+    set.add(h);
+    return () => {
+      set.delete(h);
+    };
+  }
+
+  recordEvent(event: KubeEvent): void {
+    this.events.push(event);
+  }
+
+  /**
+   * How many pods the budget lets go now, computed live: healthy (Running, not deleting) matching
+   * pods minus the desired healthy count (`minAvailable`, or expected − `maxUnavailable`;
+   * percentages of the expected count, rounded up as the disruption controller does). Expected
+   * is the number of matching pods, or `status.expectedPods` when that is larger.
+   */
+  disruptionsAllowed(pdb: PodDisruptionBudget): number {
+    const selector = compileLabelSelector(pdb.spec?.selector);
+    const pods = ([...this.#store('Pod').values()] as unknown as Pod[]).filter(
+      (p) =>
+        p.metadata?.namespace === pdb.metadata?.namespace &&
+        selector.matches(p.metadata?.labels ?? {}) &&
+        p.status?.phase !== 'Succeeded' &&
+        p.status?.phase !== 'Failed',
+    );
+    // The disruption controller takes the expected count from the workload's scale; without
+    // workload controllers here, `status.expectedPods` stands in when set (a replica count that
+    // stays put while evicted pods are gone and not yet replaced).
+    const expected = Math.max(pods.length, pdb.status?.expectedPods ?? 0);
+    const healthy = pods.filter(
+      (p) => p.status?.phase === 'Running' && p.metadata?.deletionTimestamp === undefined,
+    ).length;
+    const spec = pdb.spec ?? {};
+    let desired = 0;
+    if (spec.minAvailable !== undefined) desired = scaled(spec.minAvailable, expected);
+    else if (spec.maxUnavailable !== undefined)
+      desired = Math.max(0, expected - scaled(spec.maxUnavailable, expected));
+    return Math.max(0, healthy - desired);
+  }
+
+  /** Binds a pod to a node (what kube-scheduler does through the binding subresource). */
+  async bind(pod: ObjectKey, nodeName: string): Promise<Pod> {
+    const found = this.#store('Pod').get(storeKey('Pod', pod)) as unknown as Pod | undefined;
+    if (found === undefined) throw new NotFoundError(`Pod ${formatKey(pod)} not found`);
+    if (found.spec?.nodeName) {
+      throw new ConflictError(`Pod ${formatKey(pod)} is already bound to ${found.spec.nodeName}`);
+    }
+    const next = structuredClone(found);
+    next.spec = { ...(next.spec ?? { containers: [] }), nodeName };
+    next.status = {
+      ...(next.status ?? {}),
+      phase: 'Running',
+      conditions: [
+        ...(next.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+        { type: 'PodScheduled', status: 'True' },
+      ],
+    };
+    next.metadata = { ...(next.metadata ?? {}), resourceVersion: this.#nextVersion() };
+    return typed<'Pod'>(this.#commit('Pod', stored(next)));
+  }
+
+  /**
+   * Makes the next `operation` (on `kind`, or any kind when omitted) raise `error` instead of
+   * writing: how tests model a crash or an API server failure between two steps.
+   */
+  failNext(operation: MemoryOperation, error: Error, kind?: Kind): void {
+    this.#faults.push({ operation, kind, error });
+  }
+
+  #fault(operation: MemoryOperation, kind: Kind): void {
+    const i = this.#faults.findIndex(
+      (f) => f.operation === operation && (f.kind === undefined || f.kind === kind),
+    );
+    if (i < 0) return;
+    const [fault] = this.#faults.splice(i, 1);
+    throw (fault as Fault).error;
+  }
+
+  #current(kind: Kind, typedObject: KubeObjects[Kind]): AnyObject {
+    const object = stored(typedObject);
+    const found = this.#store(kind).get(storeKey(kind, keyFor(kind, object)));
+    if (found === undefined) {
+      throw new NotFoundError(`${kind} ${displayKey(kind, object)} not found`);
+    }
+    const rv = object.metadata.resourceVersion;
+    if (rv !== undefined && rv !== found.metadata.resourceVersion) {
+      throw new ConflictError(
+        `Operation cannot be fulfilled on ${kind} ${displayKey(kind, object)}: the object has been modified; please apply your changes to the latest version and try again`,
+      );
+    }
+    if (object.metadata.uid !== undefined && object.metadata.uid !== found.metadata.uid) {
+      throw new ConflictError(`${kind} ${displayKey(kind, object)}: uid mismatch`);
+    }
+    return found;
+  }
+
+  #commit(kind: Kind, next: AnyObject): AnyObject {
+    const key = storeKey(kind, keyFor(kind, next));
+    if (
+      next.metadata.deletionTimestamp !== undefined &&
+      (next.metadata.finalizers ?? []).length === 0
+    ) {
+      this.#store(kind).delete(key);
+      this.#notify(kind, 'DELETED', next);
+      return structuredClone(next);
+    }
+    this.#store(kind).set(key, next);
+    this.#notify(kind, 'MODIFIED', next);
+    return structuredClone(next);
+  }
+
+  #notify(kind: Kind, type: WatchEvent<Kind>['type'], object: AnyObject): void {
+    for (const handler of this.#handlers.get(kind) ?? []) {
+      handler({ type, object: typed(structuredClone(object)) });
+    }
+  }
+
+  #store(kind: Kind): Map<string, AnyObject> {
+    let m = this.#objects.get(kind);
+    if (m === undefined) {
+      m = new Map();
+      this.#objects.set(kind, m);
+    }
+    return m;
+  }
+
+  #nextVersion(): string {
+    return String(++this.#resourceVersion);
+  }
+
+  /** A 5-character suffix unique within the kind (deterministic, so simulations replay). */
+  #suffix(kind: Kind, object: AnyObject): string {
+    for (let attempt = 0; ; attempt++) {
+      const n = this.#uid + 1 + attempt;
+      const suffix = ((n * 2654435761) % 60466176).toString(36).padStart(5, '0');
+      const candidate = {
+        ...object,
+        metadata: { ...object.metadata, name: `${object.metadata.generateName}${suffix}` },
+      };
+      if (!this.#store(kind).has(storeKey(kind, keyFor(kind, candidate as AnyObject))))
+        return suffix;
+    }
+  }
+}
+
+function specOf(object: AnyObject): unknown {
+  return object.spec;
+}
+
+/** Copies `status` (or its absence) from `from` onto `to`. */
+function setStatus(to: AnyObject, from: AnyObject): void {
+  if (from.status === undefined) delete to.status;
+  else to.status = structuredClone(from.status);
+}
+
+function keyFor(
+  kind: Kind,
+  object: { metadata: ObjectMeta; apiVersion?: string; kind?: string },
+): ObjectKey {
+  if (kind === 'NodeClass') {
+    const group = (object.apiVersion ?? '').split('/')[0] ?? '';
+    return { name: object.metadata.name ?? '', nodeClass: { group, kind: object.kind ?? '' } };
+  }
+  return {
+    name: object.metadata.name ?? '',
+    ...(object.metadata.namespace !== undefined ? { namespace: object.metadata.namespace } : {}),
+  };
+}
+
+function storeKey(kind: Kind, key: ObjectKey): string {
+  if (kind === 'NodeClass')
+    return `${key.nodeClass?.group ?? ''}/${key.nodeClass?.kind ?? ''}/${key.name}`;
+  return NamespacedKinds.has(kind) ? `${key.namespace ?? 'default'}/${key.name}` : key.name;
+}
+
+function formatKey(key: ObjectKey): string {
+  return key.namespace ? `${key.namespace}/${key.name}` : key.name;
+}
+
+function displayKey(kind: Kind, object: AnyObject): string {
+  return NamespacedKinds.has(kind)
+    ? `${object.metadata.namespace ?? 'default'}/${object.metadata.name ?? ''}`
+    : (object.metadata.name ?? '');
+}
+
+function matchesList(kind: Kind, object: AnyObject, options: ListOptions): boolean {
+  const typedObject = object as unknown;
+  if (options.namespace !== undefined && object.metadata.namespace !== options.namespace)
+    return false;
+  if (options.labels !== undefined) {
+    const labels = object.metadata.labels ?? {};
+    for (const [k, v] of Object.entries(options.labels)) if (labels[k] !== v) return false;
+  }
+  if (
+    options.nodeName !== undefined &&
+    (kind !== 'Pod' || (typedObject as Pod).spec?.nodeName !== options.nodeName)
+  ) {
+    return false;
+  }
+  if (options.providerID !== undefined) {
+    const id =
+      kind === 'Node'
+        ? (typedObject as KubeObjects['Node']).spec?.providerID
+        : kind === 'NodeClaim'
+          ? (typedObject as KubeObjects['NodeClaim']).status?.providerID
+          : undefined;
+    if (id !== options.providerID) return false;
+  }
+  return true;
+}
+
+/** An int-or-percent of `total`; percentages round up. */
+function scaled(value: number | string, total: number): number {
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)%$/.exec(value);
+  if (m !== null) return Math.ceil((Number(m[1]) * total) / 100);
+  const n = Number(value);
+  return Number.isInteger(n) ? n : 0;
+}

@@ -1,0 +1,357 @@
+/**
+ * The provisioner (karpenter-core.md 2.1–2.3 and 2.15, behaviors 1, 2, 8, 9; upstream
+ * `provisioning/provisioner.go`): a singleton reconciler that, once the batch window closes and
+ * cluster state is synced, schedules the pending pods with the Scheduler and creates the node
+ * claims it asks for.
+ *
+ * `reconcile()` is one turn of upstream's singleton loop; the pod and node triggers
+ * (`trigger.ts`) feed its batcher.
+ */
+import type { NodeClaim, NodePool, Pod } from '@karpenter-ts/api';
+import { NodePoolConditions, nodePoolHash } from '@karpenter-ts/api';
+import type { CloudProvider, InstanceType } from '@karpenter-ts/cloudprovider';
+import {
+  addResources,
+  resourceListFromQuantities,
+  Scheduler,
+  type ExistingNodeInput,
+  type MinValuesPolicy,
+  type NewNodeClaim,
+  type ResourceList,
+  type SchedulingResults,
+} from '@karpenter-ts/scheduling';
+import type { Clock } from '../clock.js';
+import { isTrue } from '../conditions.js';
+import type { KubeClient } from '../kube/client.js';
+import { hasDoNotDisrupt, isReschedulable, podKey } from '../pods.js';
+import { done, requeueAfter, type ReconcileResult } from '../reconciler.js';
+import type { Cluster } from '../state/cluster.js';
+import { Batcher, type BatcherOptions } from './batcher.js';
+import { buildNodeClaim } from './nodeclaim-builder.js';
+import { isProvisionable, validatePod, type PodValidationOptions } from './pod-eligibility.js';
+
+/** Options of {@link Provisioner}. */
+export interface ProvisionerOptions extends BatcherOptions, PodValidationOptions {
+  readonly client: KubeClient;
+  readonly cluster: Cluster;
+  readonly cloudProvider: CloudProvider;
+  readonly clock: Clock;
+  /** Solver for the scheduler's numeric path; default `wasm`. */
+  readonly solver?: 'wasm' | 'ts';
+  /** Default `Strict`. */
+  readonly minValuesPolicy?: MinValuesPolicy;
+}
+
+/** What one scheduling pass did. */
+export interface ProvisioningResult {
+  /** Pods the scheduler considered (pending plus reschedulable pods of deleting nodes). */
+  readonly pods: readonly Pod[];
+  readonly results: SchedulingResults<InstanceType>;
+  /** NodeClaims created (as the API returned them). */
+  readonly created: readonly NodeClaim[];
+  /** Scheduler results not created, with the reason (e.g. the NodePool limit was reached meanwhile). */
+  readonly notCreated: readonly {
+    readonly claim: NewNodeClaim<InstanceType>;
+    readonly reason: string;
+  }[];
+}
+
+/** See the module comment. */
+export class Provisioner {
+  readonly batcher: Batcher;
+  readonly #o: ProvisionerOptions;
+
+  constructor(options: ProvisionerOptions) {
+    this.#o = options;
+    this.batcher = new Batcher(options.clock, options);
+  }
+
+  /** Nomination window, seconds: max(2 × batch max duration, 10 s) (upstream). */
+  get nominationSeconds(): number {
+    return Math.max(2 * this.batcher.maxSeconds, 10);
+  }
+
+  /** Feeds the batcher (called by the pod and node triggers). */
+  trigger(id: string): void {
+    this.batcher.trigger(id);
+  }
+
+  /**
+   * One turn: waits for the batch window to close, then for cluster state to be synced (keeping
+   * the batch), then schedules and creates node claims. Requeue: until the window closes, 1 s
+   * while unsynced or idle.
+   */
+  async reconcile(): Promise<ReconcileResult> {
+    if (this.batcher.empty()) return requeueAfter(1);
+    const wait = this.batcher.secondsUntilClosed();
+    if (wait > 0) return requeueAfter(wait);
+    // Upstream re-enters its loop immediately and then waits up to 1 s for a trigger; a 1 s
+    // requeue gives the same pace without a busy loop on a fake clock.
+    if (!(await this.#o.cluster.synced(this.#o.client))) return requeueAfter(1);
+    this.batcher.take();
+    await this.provision();
+    return done;
+  }
+
+  /** Schedules the current pending pods and creates the node claims (one pass, no batching). */
+  async provision(): Promise<ProvisioningResult> {
+    const { results, pods, pools } = await this.schedule();
+    const { created, notCreated } = await this.createNodeClaims(results, pools);
+    return { pods, results, created, notCreated };
+  }
+
+  /**
+   * Builds the scheduler and solves (upstream `Schedule`): state nodes are snapshot before the
+   * pending pods are listed, so a node that registers in between is not missed (under- rather
+   * than over-provisioning). Pods placed on existing nodes nominate those nodes.
+   */
+  async schedule(): Promise<{
+    results: SchedulingResults<InstanceType>;
+    pods: Pod[];
+    pools: Map<string, NodePool>;
+  }> {
+    const { client, cluster, clock } = this.#o;
+    const stateNodes = cluster.nodes();
+    const pending = await this.pendingPods();
+    const now = clock.now();
+    const fromDeleting = stateNodes
+      .filter((n) => n.markedForDeletion || n.deleting())
+      .flatMap((n) => n.pods.filter((p) => isReschedulable(p) && !hasDoNotDisrupt(p, now)));
+    const pods = dedupe([...pending, ...fromDeleting]);
+    const pools = new Map<string, NodePool>();
+    const empty: SchedulingResults<InstanceType> = {
+      newNodeClaims: [],
+      existingNodes: [],
+      podErrors: new Map(),
+    };
+    if (pods.length === 0) return { results: empty, pods, pools };
+
+    for (const pool of await this.readyNodePools()) pools.set(pool.metadata.name ?? '', pool);
+    const instanceTypes = new Map<string, readonly InstanceType[]>();
+    for (const pool of pools.values()) {
+      try {
+        const types = await this.#o.cloudProvider.getInstanceTypes(pool);
+        if (types.length > 0) instanceTypes.set(pool.metadata.name ?? '', types);
+      } catch (err) {
+        client.recordEvent({
+          involved: { kind: 'NodePool', name: pool.metadata.name ?? '' },
+          type: 'Warning',
+          reason: 'InstanceTypesUnavailable',
+          message: `skipping nodepool: listing instance types failed: ${(err as Error).message}`,
+        });
+      }
+    }
+    const existingNodes: ExistingNodeInput[] = stateNodes
+      .filter((n) => !n.markedForDeletion && !n.deleting() && n.providerID() !== '')
+      .map((n) => {
+        const nodePoolName = n.nodePoolName();
+        return {
+          name: n.name(),
+          labels: n.labels(),
+          taints: n.taints(),
+          allocatable: n.allocatable(),
+          capacity: n.capacity(),
+          pods: n.pods,
+          initialized: n.initialized(),
+          ...(n.managed() && nodePoolName !== undefined ? { nodePoolName } : {}),
+        };
+      });
+    const scheduler = new Scheduler<InstanceType>({
+      nodePools: [...pools.values()],
+      instanceTypes,
+      existingNodes,
+      daemonSetPods: cluster.daemonSetPods(),
+      ...(this.#o.solver ? { solver: this.#o.solver } : {}),
+      ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
+    });
+    const results = scheduler.solve(pods);
+
+    for (const [pod, message] of results.podErrors) {
+      client.recordEvent({
+        involved: podRef(pod),
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message: `Failed to schedule pod, ${message}`,
+      });
+    }
+    for (const placement of results.existingNodes) {
+      cluster.nominate(placement.name, this.nominationSeconds);
+      for (const pod of placement.pods) {
+        client.recordEvent({
+          involved: podRef(pod),
+          type: 'Normal',
+          reason: 'Nominated',
+          message: `Pod should schedule on: node/${placement.name}`,
+        });
+      }
+    }
+    return { results, pods, pools };
+  }
+
+  /**
+   * Pods waiting for capacity: provisionable and valid. Invalid ones get a FailedScheduling
+   * event (except the silent `nodepool DoesNotExist` case).
+   */
+  async pendingPods(): Promise<Pod[]> {
+    const out: Pod[] = [];
+    for (const pod of await this.#o.client.list('Pod')) {
+      if (!isProvisionable(pod)) continue;
+      const rejection = validatePod(pod, this.#o);
+      if (rejection === undefined) {
+        out.push(pod);
+      } else if (!rejection.silent) {
+        this.#o.client.recordEvent({
+          involved: podRef(pod),
+          type: 'Warning',
+          reason: 'FailedScheduling',
+          message: `Ignoring pod, ${rejection.message}`,
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * NodePools the scheduler may launch from (upstream `NewScheduler`): `Ready=True`, not
+   * deleting, not static (`replicas` unset), with a NodeClass kind this cloud provider manages.
+   */
+  async readyNodePools(): Promise<NodePool[]> {
+    const supported = this.#o.cloudProvider.getSupportedNodeClasses();
+    return (await this.#o.client.list('NodePool')).filter((pool) => {
+      const ref = pool.spec.template.spec.nodeClassRef;
+      return (
+        isTrue(pool, NodePoolConditions.Ready) &&
+        pool.metadata.deletionTimestamp === undefined &&
+        pool.spec.replicas === undefined &&
+        supported.some((k) => k.group === ref.group && k.kind === ref.kind)
+      );
+    });
+  }
+
+  /**
+   * Creates one NodeClaim per new node claim result. Before each create the NodePool's limits
+   * are checked again (the create-time recheck, which catches capacity launched since the
+   * scheduler ran): current usage (nodes in state, unlaunched claims as one node each, claims
+   * created earlier in this pass) plus the least this claim adds (one node and the smallest
+   * capacity among its options) must stay within every limit. Upstream only refuses once the
+   * pool's usage already exceeds a limit; ours also refuses a claim that would exceed it. Created claims are put into
+   * cluster state at once, and their pods get `Nominated` events.
+   */
+  async createNodeClaims(
+    results: SchedulingResults<InstanceType>,
+    pools: ReadonlyMap<string, NodePool>,
+  ): Promise<{
+    created: NodeClaim[];
+    notCreated: { claim: NewNodeClaim<InstanceType>; reason: string }[];
+  }> {
+    const { client, cluster } = this.#o;
+    const created: NodeClaim[] = [];
+    const notCreated: { claim: NewNodeClaim<InstanceType>; reason: string }[] = [];
+    const usage = this.#poolUsage();
+    const hashes = new Map<string, string>();
+    for (const claim of results.newNodeClaims) {
+      const pool = pools.get(claim.nodePoolName);
+      if (pool === undefined) {
+        notCreated.push({ claim, reason: `nodepool ${claim.nodePoolName} not found` });
+        continue;
+      }
+      const used = usage.get(claim.nodePoolName) ?? {};
+      const adds = addResources(smallestCapacity(claim.instanceTypeOptions), { nodes: 1 });
+      const exceeded = exceededLimit(pool, addResources(used, adds));
+      if (exceeded !== undefined) {
+        const reason = `nodepool ${claim.nodePoolName} limit exceeded: ${exceeded}`;
+        notCreated.push({ claim, reason });
+        for (const pod of claim.pods) {
+          client.recordEvent({
+            involved: podRef(pod),
+            type: 'Warning',
+            reason: 'FailedScheduling',
+            message: `Failed to schedule pod, ${reason}`,
+          });
+        }
+        continue;
+      }
+      let hash = hashes.get(claim.nodePoolName);
+      if (hash === undefined) {
+        hash = nodePoolHash(pool);
+        hashes.set(claim.nodePoolName, hash);
+      }
+      const object = buildNodeClaim(pool, claim, { nodePoolHash: hash });
+      const nodeClaim = await client.create('NodeClaim', object);
+      cluster.updateNodeClaim(nodeClaim);
+      created.push(nodeClaim);
+      usage.set(claim.nodePoolName, addResources(used, adds));
+      for (const pod of claim.pods) {
+        client.recordEvent({
+          involved: podRef(pod),
+          type: 'Normal',
+          reason: 'Nominated',
+          message: `Pod should schedule on: nodeclaim/${nodeClaim.metadata.name}`,
+        });
+      }
+    }
+    return { created, notCreated };
+  }
+
+  /** Per NodePool: Σ capacity of its nodes in state plus `nodes` = their count. */
+  #poolUsage(): Map<string, ResourceList> {
+    const usage = new Map<string, ResourceList>();
+    for (const n of this.#o.cluster.nodes()) {
+      const pool = n.nodePoolName();
+      if (pool === undefined || !n.managed()) continue;
+      usage.set(pool, addResources(usage.get(pool) ?? {}, n.capacity(), { nodes: 1 }));
+    }
+    for (const c of this.#o.cluster.unlaunchedNodeClaims()) {
+      const pool = c.metadata.labels?.['karpenter.sh/nodepool'];
+      if (pool !== undefined) usage.set(pool, addResources(usage.get(pool) ?? {}, { nodes: 1 }));
+    }
+    return usage;
+  }
+}
+
+/** Key-wise minimum capacity over the instance types (the least a claim of them adds). */
+function smallestCapacity(types: readonly InstanceType[]): ResourceList {
+  const first = types[0];
+  if (first === undefined) return {};
+  const out: ResourceList = { ...first.capacity };
+  for (const it of types) {
+    for (const k of Object.keys(out)) out[k] = Math.min(out[k] ?? 0, it.capacity[k] ?? 0);
+  }
+  return out;
+}
+
+/** The first `spec.limits` resource that `usage` exceeds (`name: usage > limit`), or undefined. */
+function exceededLimit(pool: NodePool, usage: ResourceList): string | undefined {
+  const limits = pool.spec.limits;
+  if (limits === undefined) return undefined;
+  for (const [name, quantity] of Object.entries(limits)) {
+    let limit: number;
+    try {
+      limit = resourceListFromQuantities({ [name]: quantity })[name] ?? 0;
+    } catch {
+      continue; // Too large to be exact: no usage reaches it.
+    }
+    const used = usage[name] ?? 0;
+    if (used > limit) return `${name}: ${used} > ${limit}`;
+  }
+  return undefined;
+}
+
+function podRef(pod: Pod): { kind: 'Pod'; name: string; namespace: string; uid?: string } {
+  return {
+    kind: 'Pod',
+    name: pod.metadata?.name ?? '',
+    namespace: pod.metadata?.namespace ?? 'default',
+    ...(pod.metadata?.uid ? { uid: pod.metadata.uid } : {}),
+  };
+}
+
+function dedupe(pods: Pod[]): Pod[] {
+  const seen = new Set<string>();
+  return pods.filter((p) => {
+    const k = podKey(p);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
