@@ -25,13 +25,18 @@ export class ClaimOrder {
     bucket.splice(lowerBound(bucket, id), 0, id);
   }
 
-  /** Moves a claim from `pods` to `pods + 1`. */
-  increment(id: number, pods: number): void {
+  /** Removes a claim that has `pods` pods. */
+  remove(id: number, pods: number): void {
     const bucket = this.buckets[pods];
     if (bucket !== undefined) {
       const i = lowerBound(bucket, id);
       if (bucket[i] === id) bucket.splice(i, 1);
     }
+  }
+
+  /** Moves a claim from `pods` to `pods + 1`. */
+  increment(id: number, pods: number): void {
+    this.remove(id, pods);
     this.add(id, pods + 1);
   }
 
@@ -45,5 +50,53 @@ export class ClaimOrder {
       }
     }
     return -1;
+  }
+}
+
+/**
+ * In-flight claims of one topology key, split by the domains each claim can still take: one
+ * ordered list per domain (a claim narrowed to several domains sits in each) and one for claims
+ * with no finite set yet. A pod whose topology allows only a few domains walks just those lists
+ * instead of every claim — zonal affinity on thousands of claims pinned to other zones, say.
+ */
+export class ClaimDomainIndex {
+  private readonly byDomain = new Map<string, ClaimOrder>();
+  private readonly undecided = new ClaimOrder();
+  private readonly memberOf = new Map<number, ClaimOrder[]>();
+
+  /**
+   * Records claim `id` with `pods` pods and `domains` as its requirement's finite values
+   * (undefined when the requirement is a complement), replacing what was recorded before
+   * (when the claim had `previousPods` pods).
+   */
+  update(
+    id: number,
+    previousPods: number,
+    pods: number,
+    domains: readonly string[] | undefined,
+  ): void {
+    for (const order of this.memberOf.get(id) ?? []) order.remove(id, previousPods);
+    const orders = domains === undefined ? [this.undecided] : domains.map((d) => this.order(d));
+    for (const order of orders) order.add(id, pods);
+    this.memberOf.set(id, orders);
+  }
+
+  /** The lists holding every claim that may take one of `domains`. */
+  ordersFor(domains: readonly string[]): ClaimOrder[] {
+    const out = [this.undecided];
+    for (const d of domains) {
+      const order = this.byDomain.get(d);
+      if (order !== undefined) out.push(order);
+    }
+    return out;
+  }
+
+  private order(domain: string): ClaimOrder {
+    let order = this.byDomain.get(domain);
+    if (order === undefined) {
+      order = new ClaimOrder();
+      this.byDomain.set(domain, order);
+    }
+    return order;
   }
 }

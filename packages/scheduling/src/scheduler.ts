@@ -19,7 +19,7 @@ import {
   requestVector,
   type CatalogRow,
 } from './catalog.js';
-import { ClaimOrder } from './claim-order.js';
+import { ClaimDomainIndex, ClaimOrder } from './claim-order.js';
 import {
   daemonPod,
   existingNodeDaemonOverhead,
@@ -61,6 +61,8 @@ import { Topology, type AttemptTopology } from './topology/topology.js';
 const HOSTNAME = Labels.Hostname;
 const WELL_KNOWN = WELL_KNOWN_LABELS_ALLOW_UNDEFINED;
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+/** Claims tried in plain order before a pod with topology constraints switches to the domain index. */
+const SCAN_BEFORE_INDEX = 48;
 /** Upstream `MaxInstanceTypes`. */
 export const DEFAULT_MAX_INSTANCE_TYPES = 600;
 
@@ -234,6 +236,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly claims: ClaimState[] = [];
   private readonly claimByHostname = new Map<string, ClaimState>();
   private readonly order = new ClaimOrder();
+  private readonly indexes = new Map<string, ClaimDomainIndex>();
+  private readonly largestCache = new Map<string, ResourceList>();
   /** Remaining limits per template (undefined = unlimited). */
   private readonly remaining: (ResourceList | undefined)[];
   /** Per template, the largest capacity of any of its instance types, per resource. */
@@ -555,17 +559,56 @@ class SolveRun<IT extends SchedulerInstanceType> {
       }
       return false;
     }
-    // Topology usually rules out many claims (other zones, occupied hostnames): a cheap filter
-    // here skips them before any requirement intersection or numeric check.
-    return (
-      this.order.find((id) => {
+    // Walk claims in order behind a cheap topology filter. Most pods succeed within a few
+    // claims; when many claims are ruled out (e.g. zonal affinity with thousands of claims pinned
+    // to other zones), switch to the per-domain lists, which hold only claims that may qualify.
+    let visited = 0;
+    let gaveUp = false;
+    const found = this.order.find((id) => {
+      if (++visited > SCAN_BEFORE_INDEX) {
+        gaveUp = true;
+        return true;
+      }
+      const c = this.claims[id] as ClaimState;
+      return this.topology.mayPass(topology, c.requirements, c.hostname) && this.tryClaim(c, a);
+    });
+    if (!gaveUp) return found >= 0;
+    const narrowest = this.topology.narrowestDomains(topology);
+    if (narrowest === undefined) {
+      return (
+        this.order.find((id) => {
+          const c = this.claims[id] as ClaimState;
+          return this.topology.mayPass(topology, c.requirements, c.hostname) && this.tryClaim(c, a);
+        }) >= 0
+      );
+    }
+    // The first claim in (pods, id) order across the lists of the allowed domains.
+    let best: ClaimState | undefined;
+    for (const order of this.domainIndex(narrowest.key).ordersFor(narrowest.domains)) {
+      order.find((id) => {
         const c = this.claims[id] as ClaimState;
-        return this.topology.mayPass(topology, c.requirements, c.hostname) && this.tryClaim(c, a);
-      }) >= 0
-    );
+        if (
+          best !== undefined &&
+          (c.pods.length > best.pods.length ||
+            (c.pods.length === best.pods.length && c.id >= best.id))
+        ) {
+          return true; // nothing later in this list can come first
+        }
+        if (
+          this.topology.mayPass(topology, c.requirements, c.hostname) &&
+          this.tryClaim(c, a, false)
+        ) {
+          best = c;
+          return true;
+        }
+        return false;
+      });
+    }
+    return best !== undefined && this.tryClaim(best, a);
   }
 
-  private tryClaim(claim: ClaimState, a: Attempt): boolean {
+  /** Whether the claim can take the pod; adds it when `commit` (the default). */
+  private tryClaim(claim: ClaimState, a: Attempt, commit = true): boolean {
     if (a.templateRejection[claim.template] !== undefined) return false;
     if (!claim.requirements.isCompatible(a.requirements, WELL_KNOWN)) return false;
     const d = a.data;
@@ -585,10 +628,12 @@ class SolveRun<IT extends SchedulerInstanceType> {
         relaxed = true;
       }
     }
+    if (!commit) return true;
     this.solver.commit(claim.id, a.requests, this.fit);
     this.order.increment(claim.id, claim.pods.length);
     claim.pods.push(d);
     claim.requirements = reqs;
+    this.reindex(claim, claim.pods.length - 1);
     claim.minValuesRelaxed ||= relaxed;
     claim.hostPorts.add(d.hostPorts);
     this.topology.record(
@@ -598,6 +643,52 @@ class SolveRun<IT extends SchedulerInstanceType> {
       this.templates[claim.template]!.taints,
     );
     return true;
+  }
+
+  /** The largest capacity among the rows of `mask` for the limited resources, plus `nodes: 1`; cached per mask. */
+  private largestOption(mask: Uint32Array, limited: ResourceList): ResourceList {
+    const key = mask.join(',');
+    let max = this.largestCache.get(key);
+    if (max === undefined) {
+      const m: ResourceList = { nodes: 1 };
+      forEachRow(mask, (row) => {
+        const cap = (this.catalog.rows[row] as CatalogRow<IT>).instanceType.capacity;
+        for (const k in limited) {
+          const v = cap[k];
+          if (v !== undefined && v > (m[k] ?? 0)) m[k] = v;
+        }
+      });
+      max = m;
+      this.largestCache.set(key, max);
+    }
+    return max;
+  }
+
+  /** The domain index of a topology key, built on first use from every claim. */
+  private domainIndex(key: string): ClaimDomainIndex {
+    let index = this.indexes.get(key);
+    if (index === undefined) {
+      index = new ClaimDomainIndex();
+      this.indexes.set(key, index);
+      for (const c of this.claims) {
+        const r = c.requirements.get(key);
+        index.update(c.id, c.pods.length, c.pods.length, r.complement ? undefined : r.valuesList());
+      }
+    }
+    return index;
+  }
+
+  /** Refreshes a claim in every domain index after it changed (it had `previousPods` pods). */
+  private reindex(claim: ClaimState, previousPods: number): void {
+    for (const [key, index] of this.indexes) {
+      const r = claim.requirements.get(key);
+      index.update(
+        claim.id,
+        previousPods,
+        claim.pods.length,
+        r.complement ? undefined : r.valuesList(),
+      );
+    }
   }
 
   private typesOf(mask: Uint32Array): IT[] {
@@ -665,18 +756,12 @@ class SolveRun<IT extends SchedulerInstanceType> {
     };
     this.claims[opened] = claim;
     this.order.add(opened, 1);
+    this.reindex(claim, 0);
     this.claimByHostname.set(hostname, claim);
     this.topology.registerHostname(hostname, template.taints);
     if (rem !== undefined) {
       // Pessimistic: the claim may launch as its largest option.
-      const max: ResourceList = { nodes: 1 };
-      forEachRow(this.fit, (row) => {
-        const cap = (this.catalog.rows[row] as CatalogRow<IT>).instanceType.capacity;
-        for (const k in rem) {
-          const v = cap[k];
-          if (v !== undefined && v > (max[k] ?? 0)) max[k] = v;
-        }
-      });
+      const max = this.largestOption(this.fit, rem);
       this.remaining[t] = subtractResources(rem, max);
       this.limitMasks[t] = this.limitMask(t);
     }
@@ -748,24 +833,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
       return `nodepool "${template.name}": ${options.minValuesShortfall} after keeping the ${options.kept.length} cheapest instance types`;
     }
     const requests = addResources(...claim.pods.map((p) => p.requests), options.overhead);
-    reqs.add(
-      Requirement.create(
-        Labels.InstanceType,
-        'In',
-        options.names,
-        reqs.get(Labels.InstanceType).minValues,
-      ),
-    );
-    if (options.capacityTypes.length > 0) {
-      reqs.add(
-        Requirement.create(
-          Labels.CapacityType,
-          'In',
-          options.capacityTypes,
-          reqs.get(Labels.CapacityType).minValues,
-        ),
-      );
-    }
+    reqs.add(options.instanceTypeRequirement);
+    if (options.capacityTypeRequirement !== undefined) reqs.add(options.capacityTypeRequirement);
     return {
       nodePoolName: template.name,
       requirements: reqs,
@@ -802,10 +871,24 @@ class SolveRun<IT extends SchedulerInstanceType> {
         const o = (this.catalog.daemonGroups[g] as DaemonGroup).overhead;
         overhead = overhead === undefined ? { ...o } : minResources(overhead, o);
       }
+      const capacityTypes = compatibleCapacityTypes(kept, reqs);
       cached = {
         kept,
-        names: kept.map((it) => it.name),
-        capacityTypes: compatibleCapacityTypes(kept, reqs),
+        instanceTypeRequirement: Requirement.create(
+          Labels.InstanceType,
+          'In',
+          kept.map((it) => it.name),
+          reqs.get(Labels.InstanceType).minValues,
+        ),
+        capacityTypeRequirement:
+          capacityTypes.length === 0
+            ? undefined
+            : Requirement.create(
+                Labels.CapacityType,
+                'In',
+                capacityTypes,
+                reqs.get(Labels.CapacityType).minValues,
+              ),
         overhead: overhead ?? {},
         minValuesShortfall,
       };
@@ -818,8 +901,10 @@ class SolveRun<IT extends SchedulerInstanceType> {
 /** A claim's finalized instance-type options. */
 interface FinalOptions<IT> {
   readonly kept: IT[];
-  readonly names: string[];
-  readonly capacityTypes: string[];
+  /** `node.kubernetes.io/instance-type In` the kept names (minValues kept). */
+  readonly instanceTypeRequirement: Requirement;
+  /** `karpenter.sh/capacity-type In` the kept options' compatible capacity types. */
+  readonly capacityTypeRequirement: Requirement | undefined;
   readonly overhead: ResourceList;
   readonly minValuesShortfall: string | undefined;
 }

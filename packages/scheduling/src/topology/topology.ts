@@ -18,7 +18,7 @@ import type {
   TopologySpreadConstraint,
 } from '@karpenter-ts/api';
 import { Labels } from '@karpenter-ts/api';
-import { compileLabelSelector } from '../label-selector.js';
+import { compileLabelSelector, type LabelMatcher } from '../label-selector.js';
 import { Requirement } from '../requirement.js';
 import { Requirements } from '../requirements.js';
 import type { PodConstraints } from '../pod-constraints.js';
@@ -92,6 +92,8 @@ export class Topology {
   private readonly placements: Placement[] = [];
   /** A pod's own groups, per constraints object (the unrelaxed constraints are cached per pod). */
   private readonly groupCache = new WeakMap<PodConstraints, TopologyGroup[]>();
+  /** Compiled selectors by their JSON text: thousands of pods of one workload share a handful. */
+  private readonly selectorCache = new Map<string, LabelMatcher>();
 
   constructor(
     readonly domains: TopologyDomains,
@@ -202,6 +204,34 @@ export class Topology {
       if (size < bestSize) {
         best = list;
         bestSize = size;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The most selective non-hostname check whose allowed domains are known before looking at a
+   * node: affinity (occupied domains), anti-affinity (empty domains), spread (domains within the
+   * skew). Undefined when no check narrows below every known domain of its key.
+   */
+  narrowestDomains(
+    attempt: AttemptTopology,
+  ): { key: string; domains: readonly string[] } | undefined {
+    let best: { key: string; domains: readonly string[] } | undefined;
+    for (const check of attempt.checks) {
+      const g = check.group;
+      if (g.key === HOSTNAME) continue;
+      if (g.kind === 'affinity' && check.occupied.length === 0) continue;
+      const universe = this.domains.domains(g.key);
+      const allowed =
+        g.kind === 'affinity'
+          ? check.occupied
+          : universe.filter((d) => this.domainAllowed(check, d));
+      if (
+        allowed.length < universe.length &&
+        (best === undefined || allowed.length < best.domains.length)
+      ) {
+        best = { key: g.key, domains: allowed };
       }
     }
     return best;
@@ -443,7 +473,12 @@ export class Topology {
     minDomains?: number;
     filter?: TopologyNodeFilter;
   }): TopologyGroup {
-    const matcher = compileLabelSelector(spec.selector);
+    const selectorText = JSON.stringify(spec.selector ?? null);
+    let matcher = this.selectorCache.get(selectorText);
+    if (matcher === undefined) {
+      matcher = compileLabelSelector(spec.selector);
+      this.selectorCache.set(selectorText, matcher);
+    }
     const ns = spec.namespaces === 'all' ? '*' : [...spec.namespaces].sort().join(',');
     const hash = [
       spec.kind,
