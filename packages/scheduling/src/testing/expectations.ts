@@ -82,7 +82,8 @@ export function expectNotScheduled(results: SchedulingResults, pod: Pod): string
  * The number of scheduled pods matching `selector` (in `namespace`, default `default`) per
  * domain of `topologyKey`, sorted descending — what upstream's `ExpectSkew` compares. New node
  * claims count under their single decided value (hostname: one domain per claim); pods on a claim
- * whose domain is undecided count under `<undecided>`.
+ * whose domain is undecided count under `<undecided>`. Pods placed on existing nodes count per node
+ * (results do not carry node labels), so use it for zones only when no existing node took pods.
  */
 export function expectSkew(
   results: SchedulingResults,
