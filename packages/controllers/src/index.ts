@@ -35,3 +35,5 @@ export * from './garbagecollection/controller.js';
 export * from './simulation/kubelet.js';
 export * from './simulation/kube-scheduler.js';
 export * from './simulation/controller-loop.js';
+export * from './nodepool/validation/controller.js';
+export * from './nodepool/readiness/controller.js';

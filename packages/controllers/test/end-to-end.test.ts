@@ -8,7 +8,7 @@ import { Scheduler } from '@karpenter-ts/scheduling';
 import { unschedulablePods } from '@karpenter-ts/scheduling/testing';
 import { describe, expect, it } from 'vitest';
 import { ControllerLoop, isTrue, ManualClock, MemoryKubeClient } from '../src/index.js';
-import { readyNodePool, TestNodeClass } from './helpers.js';
+import { nodeClass, readyNodePool, TestNodeClass } from './helpers.js';
 
 /** The pods of a Deployment's ReplicaSet, all marked Unschedulable by kube-scheduler. */
 function deploymentPods(name: string, replicas: number, requests: Record<string, string>): Pod[] {
@@ -27,6 +27,7 @@ describe('end to end in memory', () => {
     });
     const pool = readyNodePool();
     await client.create('NodePool', pool);
+    await client.create('NodeClass', nodeClass());
     const pods = deploymentPods('web', 100, { cpu: '900m', memory: '1Gi' });
     for (const p of pods) await client.create('Pod', p);
 
@@ -73,6 +74,7 @@ describe('end to end in memory', () => {
     });
     cloud.injectInsufficientCapacity({ zone: 'test-zone-1' });
     await client.create('NodePool', readyNodePool());
+    await client.create('NodeClass', nodeClass());
     for (const p of deploymentPods('api', 10, { cpu: '1' })) await client.create('Pod', p);
     const loop = new ControllerLoop({
       client,

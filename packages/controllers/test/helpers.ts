@@ -22,10 +22,35 @@ import {
   Provisioner,
   SimKubelet,
   startClusterInformers,
+  type NodeClassObject,
 } from '../src/index.js';
 
 /** The NodeClass kind the scheduling test builders reference. */
 export const TestNodeClass = { group: 'karpenter.test.sh', kind: 'TestNodeClass' };
+
+/** A TestNodeClass named `default`, with `Ready` in the given state (none when undefined). */
+export function nodeClass(ready: 'True' | 'False' | undefined = 'True'): NodeClassObject {
+  return {
+    apiVersion: `${TestNodeClass.group}/v1`,
+    kind: TestNodeClass.kind,
+    metadata: { name: 'default' },
+    ...(ready
+      ? {
+          status: {
+            conditions: [
+              {
+                type: 'Ready',
+                status: ready,
+                lastTransitionTime: '2025-01-01T00:00:00Z',
+                reason: ready === 'True' ? 'Ready' : 'SubnetsNotFound',
+                message: ready === 'True' ? '' : 'no subnets',
+              },
+            ],
+          },
+        }
+      : {}),
+  };
+}
 
 /** A NodePool with `Ready=True` (as the readiness controller would set). */
 export function readyNodePool(

@@ -90,6 +90,35 @@ describe('MemoryKubeClient', () => {
     expect(events).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
   });
 
+  it('merges a patch into metadata and spec, leaves status alone, and honors its optimistic lock', async () => {
+    const client = new MemoryKubeClient();
+    await client.create('Node', {
+      metadata: { name: 'n', labels: { a: '1', b: '2' } },
+      spec: { taints: [{ key: 'x', effect: 'NoSchedule' }] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+    const patched = await client.patch(
+      'Node',
+      { name: 'n' },
+      {
+        metadata: { labels: { b: null, c: '3' } },
+        spec: { taints: [] },
+        status: { conditions: [] },
+      },
+    );
+    expect(patched.metadata?.labels).toEqual({ a: '1', c: '3' });
+    expect(patched.spec?.taints).toEqual([]);
+    expect(patched.status?.conditions).toHaveLength(1);
+    await expect(
+      client.patch(
+        'Node',
+        { name: 'n' },
+        { metadata: { labels: { d: '4' } } },
+        { resourceVersion: '1' },
+      ),
+    ).rejects.toBeInstanceOf(ConflictError);
+  });
+
   it('raises NotFoundError when deleting or updating a missing object', async () => {
     const client = new MemoryKubeClient();
     await expect(client.delete('Node', { name: 'nope' })).rejects.toBeInstanceOf(NotFoundError);

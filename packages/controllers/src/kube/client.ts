@@ -91,6 +91,18 @@ export interface DeleteOptions {
   readonly uid?: string;
 }
 
+/**
+ * A JSON merge patch (RFC 7386) of `metadata` and `spec`: objects merge key by key, `null`
+ * removes a key, arrays (taints, finalizers) are replaced whole.
+ */
+export type MergePatch = Readonly<Record<string, unknown>>;
+
+/** Options of {@link KubeClient.patch}. */
+export interface PatchOptions {
+  /** Optimistic lock: apply only if the stored resourceVersion is this one (else ConflictError). */
+  readonly resourceVersion?: string;
+}
+
 /** Options of {@link KubeClient.evict}. */
 export interface EvictOptions {
   /** Precondition: evict only the pod with this UID (else ConflictError, 409). */
@@ -137,6 +149,17 @@ export interface KubeClient {
   create<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]>;
   /** Replaces metadata and spec (not status). Raises ConflictError, NotFoundError. */
   update<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]>;
+  /**
+   * Applies a JSON merge patch to metadata and spec (never status), as kubectl and controllers do
+   * for labels and taints that other actors also write. Raises NotFoundError, and ConflictError
+   * when `options.resourceVersion` is given and stale.
+   */
+  patch<K extends Kind>(
+    kind: K,
+    key: ObjectKey,
+    patch: MergePatch,
+    options?: PatchOptions,
+  ): Promise<KubeObjects[K]>;
   /** Replaces status only (the status subresource). Raises ConflictError, NotFoundError. */
   updateStatus<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]>;
   /**

@@ -26,12 +26,14 @@ import {
   type KubeEvent,
   type KubeObjects,
   type ListOptions,
+  type MergePatch,
   type ObjectKey,
+  type PatchOptions,
   type WatchEvent,
 } from './client.js';
 
 /** A write operation that {@link MemoryKubeClient.failNext} can make fail. */
-export type MemoryOperation = 'create' | 'update' | 'updateStatus' | 'delete' | 'evict';
+export type MemoryOperation = 'create' | 'update' | 'patch' | 'updateStatus' | 'delete' | 'evict';
 
 interface Fault {
   readonly operation: MemoryOperation;
@@ -123,6 +125,10 @@ export class MemoryKubeClient implements KubeClient {
 
   async update<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
     this.#fault('update', kind);
+    return this.#update(kind, object);
+  }
+
+  #update<K extends Kind>(kind: K, object: KubeObjects[K]): KubeObjects[K] {
     const current = this.#current(kind, object);
     const next = stored(structuredClone(object));
     const storedFinalizers = new Set(current.metadata.finalizers ?? []);
@@ -152,6 +158,36 @@ export class MemoryKubeClient implements KubeClient {
     } else delete next.metadata.deletionTimestamp;
     setStatus(next, current);
     return typed<K>(this.#commit(kind, next));
+  }
+
+  async patch<K extends Kind>(
+    kind: K,
+    key: ObjectKey,
+    patch: MergePatch,
+    options: PatchOptions = {},
+  ): Promise<KubeObjects[K]> {
+    this.#fault('patch', kind);
+    const found = this.#store(kind).get(storeKey(kind, key));
+    if (found === undefined) throw new NotFoundError(`${kind} ${formatKey(key)} not found`);
+    if (
+      options.resourceVersion !== undefined &&
+      options.resourceVersion !== found.metadata.resourceVersion
+    ) {
+      throw new ConflictError(
+        `Operation cannot be fulfilled on ${kind} ${formatKey(key)}: the object has been modified`,
+      );
+    }
+    const { status: _ignored, ...rest } = patch as Record<string, unknown>;
+    const merged = mergePatch(structuredClone(found), rest) as AnyObject;
+    merged.metadata = {
+      ...merged.metadata,
+      resourceVersion: found.metadata.resourceVersion,
+      ...(found.metadata.deletionTimestamp !== undefined
+        ? { deletionTimestamp: found.metadata.deletionTimestamp }
+        : {}),
+    };
+    if (found.status !== undefined) merged.status = structuredClone(found.status);
+    return this.#update(kind, typed<K>(merged));
   }
 
   async updateStatus<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
@@ -381,6 +417,27 @@ export class MemoryKubeClient implements KubeClient {
         return suffix;
     }
   }
+}
+
+/** RFC 7386: objects merge recursively, `null` deletes, anything else replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (
+    patch === null ||
+    typeof patch !== 'object' ||
+    Array.isArray(patch) ||
+    patch instanceof Date
+  ) {
+    return structuredClone(patch);
+  }
+  const out: Record<string, unknown> =
+    target !== null && typeof target === 'object' && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
 }
 
 function specOf(object: AnyObject): unknown {

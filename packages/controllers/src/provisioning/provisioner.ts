@@ -24,7 +24,7 @@ import type { Clock } from '../clock.js';
 import { isTrue } from '../conditions.js';
 import type { KubeClient } from '../kube/client.js';
 import { hasDoNotDisrupt, isReschedulable, podKey } from '../pods.js';
-import { done, requeueAfter, type ReconcileResult } from '../reconciler.js';
+import { requeueAfter, type ReconcileResult } from '../reconciler.js';
 import type { Cluster } from '../state/cluster.js';
 import { Batcher, type BatcherOptions } from './batcher.js';
 import { buildNodeClaim } from './nodeclaim-builder.js';
@@ -79,7 +79,7 @@ export class Provisioner {
   /**
    * One turn: waits for the batch window to close, then for cluster state to be synced (keeping
    * the batch), then schedules and creates node claims. Requeue: until the window closes, 1 s
-   * while unsynced or idle.
+   * while unsynced or idle (upstream's loop waits up to 1 s for a first trigger).
    */
   async reconcile(): Promise<ReconcileResult> {
     if (this.batcher.empty()) return requeueAfter(1);
@@ -90,7 +90,8 @@ export class Provisioner {
     if (!(await this.#o.cluster.synced(this.#o.client))) return requeueAfter(1);
     this.batcher.take();
     await this.provision();
-    return done;
+    // Triggers that arrived meanwhile opened a new window; otherwise idle.
+    return requeueAfter(this.batcher.empty() ? 1 : this.batcher.secondsUntilClosed());
   }
 
   /** Schedules the current pending pods and creates the node claims (one pass, no batching). */

@@ -1,8 +1,8 @@
 /**
  * Runs every controller of this package against a {@link MemoryKubeClient} and a cloud
  * provider on a {@link ManualClock}, in fixed ticks: the in-memory stand-in for the operator's
- * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: the
- * kube-scheduler stand-in, the provisioning triggers, the provisioner, the node claim lifecycle
+ * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: NodePool
+ * validation and readiness, the kube-scheduler stand-in, the provisioning triggers, the provisioner, the node claim lifecycle
  * for every NodeClaim, the kubelet stand-in, node termination for every deleting Node, and
  * garbage collection when due; then the clock moves one tick. Reconcilers are level-triggered
  * and idempotent, so running each one every tick is correct, only less economical than
@@ -13,6 +13,8 @@ import type { ManualClock } from '../clock.js';
 import { GarbageCollection } from '../garbagecollection/controller.js';
 import type { MemoryKubeClient } from '../kube/memory-client.js';
 import { NodeClaimLifecycle } from '../nodeclaim/lifecycle/controller.js';
+import { NodePoolReadiness } from '../nodepool/readiness/controller.js';
+import { NodePoolValidation } from '../nodepool/validation/controller.js';
 import { Provisioner, type ProvisionerOptions } from '../provisioning/provisioner.js';
 import { reconcileNodeTrigger, reconcilePodTrigger } from '../provisioning/trigger.js';
 import { Cluster } from '../state/cluster.js';
@@ -41,6 +43,8 @@ export interface ControllerLoopOptions {
 /** See the module comment. Call {@link start} once before stepping. */
 export class ControllerLoop {
   readonly cluster: Cluster;
+  readonly nodePoolValidation: NodePoolValidation;
+  readonly nodePoolReadiness: NodePoolReadiness;
   readonly provisioner: Provisioner;
   readonly lifecycle: NodeClaimLifecycle;
   readonly termination: NodeTermination;
@@ -53,6 +57,8 @@ export class ControllerLoop {
   constructor(private readonly o: ControllerLoopOptions) {
     const { client, cloudProvider, clock } = o;
     this.cluster = new Cluster(clock);
+    this.nodePoolValidation = new NodePoolValidation({ client, clock });
+    this.nodePoolReadiness = new NodePoolReadiness({ client, cloudProvider, clock });
     this.provisioner = new Provisioner({
       ...(o.provisioner ?? {}),
       client,
@@ -85,6 +91,10 @@ export class ControllerLoop {
   /** One tick (see the module comment). */
   async step(): Promise<void> {
     const { client, clock } = this.o;
+    for (const pool of await client.list('NodePool')) {
+      await this.nodePoolValidation.reconcile(pool.metadata.name ?? '');
+      await this.nodePoolReadiness.reconcile(pool.metadata.name ?? '');
+    }
     await this.kubeScheduler?.reconcile();
     for (const pod of await client.list('Pod')) reconcilePodTrigger(this.provisioner, pod);
     for (const node of await client.list('Node')) reconcileNodeTrigger(this.provisioner, node);

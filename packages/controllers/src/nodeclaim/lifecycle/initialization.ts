@@ -43,12 +43,14 @@ export class Initialization {
       );
       return stepDone;
     }
-    const labeled = structuredClone(node as Node);
-    (labeled.metadata ??= {}).labels = {
-      ...(labeled.metadata?.labels ?? {}),
-      [Labels.Initialized]: 'true',
-    };
-    await client.update('Node', labeled);
+    // A merge patch: the label must not clobber what the kubelet or others write meanwhile.
+    await client.patch(
+      'Node',
+      { name: node?.metadata?.name ?? '' },
+      {
+        metadata: { labels: { [Labels.Initialized]: 'true' } },
+      },
+    );
     setCondition(nodeClaim, { type: NodeClaimConditions.Initialized, status: 'True' }, clock.now());
     return stepDone;
   }
