@@ -131,6 +131,23 @@ describe('Cluster state', () => {
     expect(cluster.nodes()[0]?.markedForDeletion).toBe(false);
   });
 
+  it('sums NodePool usage without deleting or marked nodes, counting unlaunched claims as nodes', () => {
+    const cluster = new Cluster(new ManualClock());
+    cluster.updateNodeClaim(claim({ providerID: 'sim:///z/default-abcde' }));
+    cluster.updateNodeClaim({
+      ...claim(),
+      metadata: { name: 'default-fghij', labels: { [Labels.NodePool]: 'default' } },
+    });
+    expect(cluster.nodePoolUsage().get('default')).toEqual({
+      cpu: 4000,
+      memory: 8 * 1024 ** 3,
+      pods: 110,
+      nodes: 2,
+    });
+    cluster.markForDeletion('default-abcde');
+    expect(cluster.nodePoolUsage().get('default')).toEqual({ nodes: 1 });
+  });
+
   it('is synced once every Node and NodeClaim in the API is known and launched', async () => {
     const client = new MemoryKubeClient();
     const cluster = new Cluster(new ManualClock());

@@ -232,8 +232,8 @@ export class Provisioner {
   /**
    * Creates one NodeClaim per new node claim result. Before each create the NodePool's limits
    * are checked again (the create-time recheck, which catches capacity launched since the
-   * scheduler ran): current usage (nodes in state, unlaunched claims as one node each, claims
-   * created earlier in this pass) plus the least this claim adds (one node and the smallest
+   * scheduler ran): current usage (`Cluster.nodePoolUsage`, plus claims created earlier in this
+   * pass) plus the least this claim adds (one node and the smallest
    * capacity among its options) must stay within every limit. Upstream only refuses once the
    * pool's usage already exceeds a limit; ours also refuses a claim that would exceed it. Created claims are put into
    * cluster state at once, and their pods get `Nominated` events.
@@ -248,7 +248,7 @@ export class Provisioner {
     const { client, cluster } = this.#o;
     const created: NodeClaim[] = [];
     const notCreated: { claim: NewNodeClaim<InstanceType>; reason: string }[] = [];
-    const usage = this.#poolUsage();
+    const usage = cluster.nodePoolUsage();
     const hashes = new Map<string, string>();
     for (const claim of results.newNodeClaims) {
       const pool = pools.get(claim.nodePoolName);
@@ -292,21 +292,6 @@ export class Provisioner {
       }
     }
     return { created, notCreated };
-  }
-
-  /** Per NodePool: Σ capacity of its nodes in state plus `nodes` = their count. */
-  #poolUsage(): Map<string, ResourceList> {
-    const usage = new Map<string, ResourceList>();
-    for (const n of this.#o.cluster.nodes()) {
-      const pool = n.nodePoolName();
-      if (pool === undefined || !n.managed()) continue;
-      usage.set(pool, addResources(usage.get(pool) ?? {}, n.capacity(), { nodes: 1 }));
-    }
-    for (const c of this.#o.cluster.unlaunchedNodeClaims()) {
-      const pool = c.metadata.labels?.['karpenter.sh/nodepool'];
-      if (pool !== undefined) usage.set(pool, addResources(usage.get(pool) ?? {}, { nodes: 1 }));
-    }
-    return usage;
   }
 }
 

@@ -7,6 +7,8 @@
  * before the watch does.
  */
 import type { DaemonSet, Node, NodeClaim, Pod } from '@karpenter-ts/api';
+import { Labels } from '@karpenter-ts/api';
+import { addResources, type ResourceList } from '@karpenter-ts/scheduling';
 import { timeMs, type Clock } from '../clock.js';
 import type { KubeClient } from '../kube/client.js';
 import { isDaemonSetPod, isTerminal, podKey } from '../pods.js';
@@ -169,6 +171,26 @@ export class Cluster {
     const key = this.#keyOfName(name);
     if (key === undefined) return undefined;
     return this.nodes().find((n) => n.providerID() === key || `node:${n.name()}` === key);
+  }
+
+  /**
+   * Per NodePool: the capacity of its managed nodes plus `nodes` = their count, not counting
+   * nodes that are deleting or marked for deletion (their replacements must fit the limits);
+   * unlaunched NodeClaims count as one node each (their size is not known yet).
+   */
+  nodePoolUsage(): Map<string, ResourceList> {
+    const usage = new Map<string, ResourceList>();
+    for (const n of this.nodes()) {
+      const pool = n.nodePoolName();
+      if (pool === undefined || !n.managed() || n.deleting() || n.markedForDeletion) continue;
+      usage.set(pool, addResources(usage.get(pool) ?? {}, n.capacity(), { nodes: 1 }));
+    }
+    for (const c of this.#unlaunched.values()) {
+      const pool = c.metadata.labels?.[Labels.NodePool];
+      if (pool === undefined || c.metadata.deletionTimestamp !== undefined) continue;
+      usage.set(pool, addResources(usage.get(pool) ?? {}, { nodes: 1 }));
+    }
+    return usage;
   }
 
   /** NodeClaims created but not launched yet (no provider ID). */
