@@ -7,3 +7,5 @@ export * from './offering.js';
 export * from './fake-instance-types.js';
 export * from './kwok-instance-types.js';
 export * from './sim-provider.js';
+export * from './sim/kwok-node.js';
+export * from './sim/kwok-cloud-provider.js';
