@@ -1,0 +1,96 @@
+/**
+ * What every handler of the emulator works with: the state, the faults, the SKU catalog, options,
+ * and the URL clients reach the emulator at (for operation and next-page links).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Faults } from './faults.js';
+import type { ResourceSku } from './resource-skus.js';
+import type { ArmOperation, ArmResource, EmulatorState } from './state.js';
+
+/** A virtual machine that has just finished provisioning, as handed to the boot hook. */
+export interface BootedVirtualMachine {
+  /** The VM as ARM returns it. */
+  readonly vm: ArmResource;
+  /** The decoded `osProfile.customData` (UTF-8), '' when none was sent; ARM never returns it on GET. */
+  readonly customData: string;
+}
+
+/** Called when a VM's create operation succeeds (e.g. to register a Node in a Kubernetes API). */
+export type VmBootHook = (booted: BootedVirtualMachine) => void | Promise<void>;
+
+/** A handler's answer. */
+export interface ArmResponse {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Handler context. */
+export interface EmulatorContext {
+  readonly state: EmulatorState;
+  readonly faults: Faults;
+  /** Lower-cased size name -> SKU. */
+  readonly skus: ReadonlyMap<string, ResourceSku>;
+  /** Base URL clients use, without trailing slash. */
+  baseUrl(): string;
+  /** Polls a long-running operation answers InProgress before completing (default 1). */
+  readonly defaultOperationPolls: number;
+  /** Items per page of list responses. */
+  readonly pageSize: number;
+  readonly onVmBooted: VmBootHook | undefined;
+  /** Write-only VM fields kept aside (customData), by VM ID (lower case). */
+  readonly secrets: Map<string, { customData: string }>;
+}
+
+/** Starts a long-running operation on a resource and returns it. */
+export function startOperation(
+  ctx: EmulatorContext,
+  resourceId: string,
+  kind: ArmOperation['kind'],
+  pollsLeft: number,
+  error?: { code: string; message: string },
+): ArmOperation {
+  const op: ArmOperation = {
+    id: randomUUID(),
+    resourceId,
+    kind,
+    startTime: new Date().toISOString(),
+    pollsLeft,
+    status: 'InProgress',
+    ...(error ? { error } : {}),
+  };
+  ctx.state.operations.set(op.id, op);
+  return op;
+}
+
+/** Azure-AsyncOperation (and, for deletes, Location) headers of an operation, ARM's URL layout. */
+export function operationHeaders(
+  ctx: EmulatorContext,
+  subscriptionId: string,
+  namespace: string,
+  location: string,
+  op: ArmOperation,
+  apiVersion: string,
+): Record<string, string> {
+  const base = `${ctx.baseUrl()}/subscriptions/${subscriptionId}/providers/${namespace}/locations/${location}`;
+  const headers: Record<string, string> = {
+    'azure-asyncoperation': `${base}/operations/${op.id}?api-version=${apiVersion}`,
+  };
+  if (op.kind === 'delete')
+    headers['location'] = `${base}/operationResults/${op.id}?api-version=${apiVersion}`;
+  return headers;
+}
+
+/** A page of a list: ARM's `{value, nextLink?}`, with `$skiptoken` paging. */
+export function page(
+  ctx: EmulatorContext,
+  items: readonly unknown[],
+  url: URL,
+): { value: unknown[]; nextLink?: string } {
+  const start = Number(url.searchParams.get('$skiptoken') ?? '0') || 0;
+  const value = items.slice(start, start + ctx.pageSize);
+  if (start + ctx.pageSize >= items.length) return { value };
+  const next = new URL(url.toString());
+  next.searchParams.set('$skiptoken', String(start + ctx.pageSize));
+  return { value, nextLink: `${ctx.baseUrl()}${next.pathname}${next.search}` };
+}

@@ -1,0 +1,12 @@
+export { startArmEmulator } from './server.js';
+export type { ArmEmulator, ArmEmulatorOptions } from './server.js';
+export type { BootedVirtualMachine, VmBootHook } from './context.js';
+export { Faults, capacityMessage, quotaMessage } from './faults.js';
+export type { ActiveFault, CapacityErrorCode, Fault, FaultEffect, FaultMatch } from './faults.js';
+export { EmulatorState } from './state.js';
+export type { ArmOperation, ArmResource, QuotaLimits, RequestRecord } from './state.js';
+export { defaultResourceSkus, capability, ephemeralOSDiskLimitGB } from './resource-skus.js';
+export type { ResourceSku, ResourceSkuCapability } from './resource-skus.js';
+export { retailItems } from './retail-prices.js';
+export type { PriceTable, RetailPriceItem } from './retail-prices.js';
+export { ArmError } from './arm-error.js';

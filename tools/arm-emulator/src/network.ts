@@ -1,0 +1,193 @@
+/**
+ * `Microsoft.Network/networkInterfaces`: create (validated, long-running), get, list, delete. A
+ * NIC attached to an existing VM cannot be deleted (NicInUse), as in ARM.
+ */
+import { ArmError, invalidParameter, resourceNotFound } from './arm-error.js';
+import { resourceId } from './compute.js';
+import {
+  operationHeaders,
+  page,
+  startOperation,
+  type ArmResponse,
+  type EmulatorContext,
+} from './context.js';
+import type { RequestFacts } from './faults.js';
+import type { ArmResource } from './state.js';
+
+const NIC_TYPE = 'Microsoft.Network/networkInterfaces';
+const DEFAULT_API_VERSION = '2024-05-01';
+const SUBNET_ID =
+  /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.Network\/virtualNetworks\/[^/]+\/subnets\/[^/]+$/i;
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+
+let nextAddress = 4;
+
+/** PUT networkInterfaces/{name}. */
+export function putNetworkInterface(
+  ctx: EmulatorContext,
+  sub: string,
+  rg: string,
+  name: string,
+  body: unknown,
+  apiVersion: string | undefined,
+): ArmResponse {
+  const id = resourceId(sub, rg, NIC_TYPE, name);
+  const nicBody = obj(body);
+  if (!nicBody) throw new ArmError(400, 'InvalidRequestFormat', 'Cannot parse the request.');
+  const location = typeof nicBody['location'] === 'string' ? nicBody['location'].toLowerCase() : '';
+  if (!location)
+    throw new ArmError(
+      400,
+      'LocationRequired',
+      'The location property is required for this definition.',
+    );
+  const existing = ctx.state.resources.get(id.toLowerCase());
+  if (existing) {
+    const tags = obj(nicBody['tags']);
+    if (tags)
+      existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
+    return { status: 200, body: existing };
+  }
+  const props = obj(nicBody['properties']);
+  const configs = props?.['ipConfigurations'];
+  if (!Array.isArray(configs) || configs.length === 0)
+    throw invalidParameter(
+      'properties.ipConfigurations',
+      'A network interface needs at least one IP configuration.',
+    );
+  const facts: RequestFacts = { method: 'PUT', resourceType: 'networkInterfaces', name };
+  const fault = ctx.faults.take(facts, ['error']);
+  if (fault?.kind === 'error' && fault.when !== 'async')
+    throw new ArmError(fault.status, fault.code, fault.message);
+  const slow = ctx.faults.take(facts, ['slow']);
+  const ipConfigurations = configs.map((c, i) => {
+    const cfg = obj(c);
+    const cfgName = typeof cfg?.['name'] === 'string' ? cfg['name'] : '';
+    if (!cfgName)
+      throw invalidParameter(
+        `properties.ipConfigurations[${i}].name`,
+        'An IP configuration needs a name.',
+      );
+    const subnetId = obj(obj(cfg?.['properties'])?.['subnet'])?.['id'];
+    if (typeof subnetId !== 'string' || !SUBNET_ID.test(subnetId))
+      throw new ArmError(
+        400,
+        'InvalidResourceReference',
+        `Resource ${String(subnetId)} referenced by resource ${id} was not found or is not a subnet ID.`,
+      );
+    const address = nextAddress++;
+    return {
+      ...cfg,
+      id: `${id}/ipConfigurations/${cfgName}`,
+      name: cfgName,
+      properties: {
+        ...obj(cfg?.['properties']),
+        provisioningState: 'Succeeded',
+        privateIPAddress: `10.224.${Math.floor(address / 250)}.${address % 250}`,
+        privateIPAllocationMethod: 'Dynamic',
+        privateIPAddressVersion: 'IPv4',
+        primary: i === 0,
+      },
+    };
+  });
+  const nic: ArmResource = {
+    ...structuredClone(nicBody),
+    id,
+    name,
+    type: NIC_TYPE,
+    location,
+    properties: {
+      ...structuredClone(props as Json),
+      ipConfigurations,
+      provisioningState: 'Updating',
+      macAddress: `00-0D-3A-${hex2()}-${hex2()}-${hex2()}`,
+      nicType: 'Standard',
+    },
+  };
+  ctx.state.resources.set(id.toLowerCase(), nic);
+  const error = fault?.kind === 'error' ? { code: fault.code, message: fault.message } : undefined;
+  const op = startOperation(
+    ctx,
+    id,
+    'create',
+    slow?.kind === 'slow' ? slow.polls : ctx.defaultOperationPolls,
+    error,
+  );
+  return {
+    status: 201,
+    body: nic,
+    headers: operationHeaders(
+      ctx,
+      sub,
+      'Microsoft.Network',
+      location,
+      op,
+      apiVersion ?? DEFAULT_API_VERSION,
+    ),
+  };
+}
+
+function hex2(): string {
+  return Math.floor(Math.random() * 256)
+    .toString(16)
+    .toUpperCase()
+    .padStart(2, '0');
+}
+
+/** GET networkInterfaces/{name}. */
+export function getNetworkInterface(
+  ctx: EmulatorContext,
+  sub: string,
+  rg: string,
+  name: string,
+): ArmResponse {
+  const nic = ctx.state.resources.get(resourceId(sub, rg, NIC_TYPE, name).toLowerCase());
+  if (!nic) throw resourceNotFound(NIC_TYPE, rg, name);
+  return { status: 200, body: nic };
+}
+
+/** GET networkInterfaces (one resource group), paged. */
+export function listNetworkInterfaces(ctx: EmulatorContext, rg: string, url: URL): ArmResponse {
+  return { status: 200, body: page(ctx, ctx.state.networkInterfaces(rg), url) };
+}
+
+/** DELETE networkInterfaces/{name}: 204 when absent, 400 NicInUse while a VM uses it. */
+export function deleteNetworkInterface(
+  ctx: EmulatorContext,
+  sub: string,
+  rg: string,
+  name: string,
+  apiVersion: string | undefined,
+): ArmResponse {
+  const id = resourceId(sub, rg, NIC_TYPE, name);
+  const nic = ctx.state.resources.get(id.toLowerCase());
+  if (!nic) return { status: 204 };
+  const facts: RequestFacts = { method: 'DELETE', resourceType: 'networkInterfaces', name };
+  const fault = ctx.faults.take(facts, ['error']);
+  if (fault?.kind === 'error' && fault.when !== 'async')
+    throw new ArmError(fault.status, fault.code, fault.message);
+  const owner = obj(nic.properties['virtualMachine'])?.['id'];
+  if (typeof owner === 'string' && ctx.state.resources.has(owner.toLowerCase()))
+    throw new ArmError(
+      400,
+      'NicInUse',
+      `Network Interface ${id} is used by existing resource ${owner}. In order to delete the network interface, it must be dissociated from the resource.`,
+    );
+  nic.properties.provisioningState = 'Deleting';
+  const error = fault?.kind === 'error' ? { code: fault.code, message: fault.message } : undefined;
+  const op = startOperation(ctx, id, 'delete', ctx.defaultOperationPolls, error);
+  return {
+    status: 202,
+    headers: operationHeaders(
+      ctx,
+      sub,
+      'Microsoft.Network',
+      nic.location,
+      op,
+      apiVersion ?? DEFAULT_API_VERSION,
+    ),
+  };
+}

@@ -1,0 +1,371 @@
+/**
+ * The emulator's HTTP(S) server: routing of the ARM subset, bearer-token and api-version checks,
+ * throttling faults, the retail prices endpoint and the `/_emulator/*` control API.
+ *
+ * Control API (JSON):
+ * - `GET /_emulator/state`: `{virtualMachines, networkInterfaces, disks}` (ARM bodies).
+ * - `GET /_emulator/requests`: the request log.
+ * - `GET|POST|DELETE /_emulator/faults`, `DELETE /_emulator/faults/{id}`: list, add (body: a
+ *   Fault; answers `{id}`), clear, remove.
+ * - `PUT /_emulator/quota`: `{families?: {<armFamily>: vCPUs}, lowPriority?: n|null, totalRegional?: n|null}`.
+ */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { ArmError } from './arm-error.js';
+import {
+  deleteDisk,
+  deleteVirtualMachine,
+  getDisk,
+  getVirtualMachine,
+  listDisks,
+  listVirtualMachines,
+  putVirtualMachine,
+} from './compute.js';
+import type { ArmResponse, EmulatorContext, VmBootHook } from './context.js';
+import { Faults, type Fault } from './faults.js';
+import {
+  deleteNetworkInterface,
+  getNetworkInterface,
+  listNetworkInterfaces,
+  putNetworkInterface,
+} from './network.js';
+import { getOperationResult, getOperationStatus } from './operations.js';
+import { defaultResourceSkus, type ResourceSku } from './resource-skus.js';
+import {
+  defaultOnDemandPrices,
+  queryRetailPrices,
+  type PriceTable,
+  type RetailPrices,
+} from './retail-prices.js';
+import { EmulatorState } from './state.js';
+import { generateTlsIdentity } from './tls.js';
+
+/** Options of {@link startArmEmulator}. */
+export interface ArmEmulatorOptions {
+  /** TCP port; default 0 (a free port). */
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /**
+   * Serve HTTPS with a fresh self-signed certificate (default true). The Azure SDKs' bearer-token
+   * policy refuses `http://` URLs, so SDK clients need TLS; plain HTTP suits other clients.
+   */
+  readonly tls?: boolean;
+  /** VM sizes sold; default: the 20 sizes of data/vm-skus.json. */
+  readonly skus?: readonly ResourceSku[];
+  /** Prices of the retail endpoint; defaults in retail-prices.ts. */
+  readonly prices?: { onDemand?: PriceTable; spot?: PriceTable; spotFraction?: number };
+  /** Polls a long-running operation answers InProgress before completing; default 1. */
+  readonly defaultOperationPolls?: number;
+  /** Items per list page (ARM lists and retail prices); default 100. */
+  readonly pageSize?: number;
+  /** Called when a VM finishes provisioning (e.g. to register its Node). */
+  readonly onVmBooted?: VmBootHook;
+}
+
+/** A running emulator. */
+export interface ArmEmulator {
+  /** Base URL, e.g. `https://127.0.0.1:41234` (no trailing slash). */
+  readonly url: string;
+  /** PEM certificate to trust (TLS mode), else undefined. */
+  readonly ca: string | undefined;
+  readonly state: EmulatorState;
+  readonly faults: Faults;
+  /** Sets core quota limits (vCPUs); `null` removes a limit. */
+  setQuota(limits: {
+    families?: Record<string, number | null>;
+    lowPriority?: number | null;
+    totalRegional?: number | null;
+  }): void;
+  /** Stops listening and closes open connections. */
+  stop(): Promise<void>;
+}
+
+const ARM_PATH =
+  /^\/subscriptions\/([^/]+)\/resourcegroups\/([^/]+)\/providers\/(microsoft\.compute|microsoft\.network)\/([^/]+)(?:\/([^/]+))?$/i;
+const OPERATION_PATH =
+  /^\/subscriptions\/([^/]+)\/providers\/(microsoft\.compute|microsoft\.network)\/locations\/([^/]+)\/(operations|operationresults)\/([^/]+)$/i;
+const SKUS_PATH = /^\/subscriptions\/([^/]+)\/providers\/microsoft\.compute\/skus$/i;
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ArmError(
+      400,
+      'InvalidRequestContent',
+      'The request content was invalid and could not be deserialized.',
+    );
+  }
+}
+
+/** Starts an emulator; resolves once it listens. */
+export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promise<ArmEmulator> {
+  const state = new EmulatorState();
+  const faults = new Faults();
+  const skus = new Map(
+    (options.skus ?? defaultResourceSkus()).map((s) => [s.name.toLowerCase(), s]),
+  );
+  const prices: RetailPrices = {
+    onDemand: options.prices?.onDemand ?? defaultOnDemandPrices(),
+    spot: options.prices?.spot ?? {},
+    spotFraction: options.prices?.spotFraction ?? 0.2,
+  };
+  let baseUrl = '';
+  const ctx: EmulatorContext = {
+    state,
+    faults,
+    skus,
+    baseUrl: () => baseUrl,
+    defaultOperationPolls: options.defaultOperationPolls ?? 1,
+    pageSize: options.pageSize ?? 100,
+    onVmBooted: options.onVmBooted,
+    secrets: new Map(),
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    void handle(ctx, prices, req).then(
+      (answer) => send(req, res, state, answer),
+      (err: unknown) => {
+        const e =
+          err instanceof ArmError
+            ? err
+            : new ArmError(
+                500,
+                'InternalServerError',
+                err instanceof Error ? err.message : String(err),
+              );
+        send(req, res, state, { status: e.status, body: e.body(), headers: e.headers });
+      },
+    );
+  };
+  const tls = options.tls ?? true;
+  const identity = tls ? await generateTlsIdentity() : undefined;
+  const server: Server = identity
+    ? createHttpsServer({ key: identity.key, cert: identity.cert }, handler)
+    : createHttpServer(handler);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: baseUrl,
+    ca: identity?.cert,
+    state,
+    faults,
+    setQuota: (limits) => setQuota(state, limits),
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function setQuota(
+  state: EmulatorState,
+  limits: {
+    families?: Record<string, number | null>;
+    lowPriority?: number | null;
+    totalRegional?: number | null;
+  },
+): void {
+  const check = (field: string, v: unknown): void => {
+    if (v !== null && !(typeof v === 'number' && Number.isInteger(v) && v >= 0))
+      throw new ArmError(
+        400,
+        'InvalidParameter',
+        `${field}: must be a non-negative integer or null`,
+      );
+  };
+  for (const [family, limit] of Object.entries(limits.families ?? {})) {
+    check(`families.${family}`, limit);
+    if (limit === null) state.quota.families.delete(family);
+    else state.quota.families.set(family, limit);
+  }
+  if (limits.lowPriority !== undefined) {
+    check('lowPriority', limits.lowPriority);
+    state.quota.lowPriority = limits.lowPriority ?? undefined;
+  }
+  if (limits.totalRegional !== undefined) {
+    check('totalRegional', limits.totalRegional);
+    state.quota.totalRegional = limits.totalRegional ?? undefined;
+  }
+}
+
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: EmulatorState,
+  answer: ArmResponse,
+): void {
+  const body = answer.body === undefined ? '' : JSON.stringify(answer.body);
+  const errorCode = (answer.body as { error?: { code?: string } } | undefined)?.error?.code;
+  state.requests.push({
+    method: req.method ?? '',
+    url: req.url ?? '',
+    status: answer.status,
+    ...(errorCode ? { errorCode } : {}),
+  });
+  res.writeHead(answer.status, {
+    ...(body ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+    'x-ms-request-id': crypto.randomUUID(),
+    ...answer.headers,
+  });
+  res.end(body);
+}
+
+async function handle(
+  ctx: EmulatorContext,
+  prices: RetailPrices,
+  req: IncomingMessage,
+): Promise<ArmResponse> {
+  const url = new URL(req.url ?? '/', ctx.baseUrl());
+  const path = url.pathname.replace(/\/+$/, '');
+  const method = (req.method ?? 'GET').toUpperCase();
+
+  if (path.startsWith('/_emulator/')) return control(ctx, method, path, await readBody(req));
+
+  const arm = ARM_PATH.exec(path);
+  const opm = OPERATION_PATH.exec(path);
+  const resourceType = arm
+    ? (arm[4] as string)
+    : opm
+      ? 'operations'
+      : SKUS_PATH.test(path)
+        ? 'skus'
+        : path === '/api/retail/prices'
+          ? 'prices'
+          : '';
+  const name = arm?.[5];
+  const throttle = ctx.faults.take({ method, resourceType, ...(name ? { name } : {}) }, [
+    'throttle',
+  ]);
+  if (throttle?.kind === 'throttle') {
+    throw new ArmError(
+      429,
+      'TooManyRequests',
+      'The request is being throttled as the limit has been reached for operation type - Write_30Min. For more information, see - https://aka.ms/throttling',
+      { 'retry-after': String(throttle.retryAfterSeconds) },
+    );
+  }
+
+  if (path === '/api/retail/prices' && method === 'GET') return queryRetailPrices(ctx, prices, url);
+  if (!arm && !opm && !SKUS_PATH.test(path))
+    throw new ArmError(404, 'NotFound', `The emulator does not serve ${method} ${path}.`);
+
+  const auth = req.headers.authorization ?? '';
+  if (!/^Bearer \S+/.test(auth))
+    throw new ArmError(
+      401,
+      'AuthenticationFailed',
+      "Authentication failed. The 'Authorization' header is missing or not a bearer token.",
+    );
+  const apiVersion = url.searchParams.get('api-version') ?? undefined;
+  if (!apiVersion)
+    throw new ArmError(
+      400,
+      'MissingApiVersionParameter',
+      'The api-version query parameter (?api-version=) is required for all requests.',
+    );
+
+  if (opm) {
+    if (method !== 'GET')
+      throw new ArmError(405, 'MethodNotAllowed', `${method} is not allowed on operations.`);
+    const id = opm[5] as string;
+    return opm[4]?.toLowerCase() === 'operations'
+      ? getOperationStatus(ctx, id)
+      : getOperationResult(ctx, id);
+  }
+  if (!arm) {
+    const location = /location\s+eq\s+'([^']+)'/i
+      .exec(url.searchParams.get('$filter') ?? '')?.[1]
+      ?.toLowerCase();
+    const value = [...ctx.skus.values()].filter(
+      (s) => location === undefined || s.locations.includes(location),
+    );
+    return { status: 200, body: { value } };
+  }
+  const [, sub, rg, , type] = arm as unknown as [string, string, string, string, string];
+  const t = type.toLowerCase();
+  const body = method === 'PUT' ? await readBody(req) : undefined;
+  if (t === 'virtualmachines') {
+    if (!name && method === 'GET') return listVirtualMachines(ctx, rg, url);
+    if (name && method === 'PUT') return putVirtualMachine(ctx, sub, rg, name, body, apiVersion);
+    if (name && method === 'GET') return getVirtualMachine(ctx, sub, rg, name);
+    if (name && method === 'DELETE') return deleteVirtualMachine(ctx, sub, rg, name, apiVersion);
+  } else if (t === 'networkinterfaces') {
+    if (!name && method === 'GET') return listNetworkInterfaces(ctx, rg, url);
+    if (name && method === 'PUT') return putNetworkInterface(ctx, sub, rg, name, body, apiVersion);
+    if (name && method === 'GET') return getNetworkInterface(ctx, sub, rg, name);
+    if (name && method === 'DELETE') return deleteNetworkInterface(ctx, sub, rg, name, apiVersion);
+  } else if (t === 'disks') {
+    if (!name && method === 'GET') return listDisks(ctx, rg, url);
+    if (name && method === 'GET') return getDisk(ctx, sub, rg, name);
+    if (name && method === 'DELETE') return deleteDisk(ctx, sub, rg, name, apiVersion);
+  }
+  throw new ArmError(
+    400,
+    'InvalidResourceType',
+    `The emulator does not serve ${method} on resource type '${type}'.`,
+  );
+}
+
+async function control(
+  ctx: EmulatorContext,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<ArmResponse> {
+  const { state, faults } = ctx;
+  if (path === '/_emulator/state' && method === 'GET')
+    return {
+      status: 200,
+      body: {
+        virtualMachines: state.virtualMachines(),
+        networkInterfaces: state.networkInterfaces(),
+        disks: state.disks(),
+      },
+    };
+  if (path === '/_emulator/requests' && method === 'GET')
+    return { status: 200, body: state.requests };
+  if (path === '/_emulator/faults') {
+    if (method === 'GET') return { status: 200, body: faults.list() };
+    if (method === 'DELETE') {
+      faults.clear();
+      return { status: 204 };
+    }
+    if (method === 'POST') {
+      try {
+        return { status: 201, body: { id: faults.add(body as Fault) } };
+      } catch (e) {
+        throw new ArmError(400, 'InvalidFault', (e as Error).message);
+      }
+    }
+  }
+  const one = /^\/_emulator\/faults\/([^/]+)$/.exec(path);
+  if (one && method === 'DELETE') {
+    if (!faults.remove(one[1] as string))
+      throw new ArmError(404, 'NotFound', `No fault ${one[1]}.`);
+    return { status: 204 };
+  }
+  if (path === '/_emulator/quota' && method === 'PUT') {
+    setQuota(state, (body ?? {}) as Parameters<typeof setQuota>[1]);
+    return { status: 204 };
+  }
+  throw new ArmError(404, 'NotFound', `No control endpoint ${method} ${path}.`);
+}

@@ -1,0 +1,103 @@
+/**
+ * The emulator's in-memory ARM state: resources by ID, long-running operations, quota limits and
+ * a request log. Resource bodies are kept in ARM's JSON shape (`id`, `name`, `type`, `location`,
+ * `tags`, `zones`, `properties`), so what a GET returns is what was stored.
+ */
+
+/** An ARM resource as stored (and returned). */
+export interface ArmResource {
+  id: string;
+  name: string;
+  type: string;
+  location: string;
+  tags?: Record<string, string>;
+  zones?: string[];
+  identity?: unknown;
+  properties: Record<string, unknown> & { provisioningState: string };
+  [key: string]: unknown;
+}
+
+/** A long-running operation (what the Azure-AsyncOperation URL reports). */
+export interface ArmOperation {
+  readonly id: string;
+  readonly resourceId: string;
+  readonly kind: 'create' | 'delete';
+  readonly startTime: string;
+  /** Polls still answered InProgress before the operation completes. */
+  pollsLeft: number;
+  status: 'InProgress' | 'Succeeded' | 'Failed';
+  error?: { code: string; message: string };
+  endTime?: string;
+}
+
+/** One request the emulator answered. */
+export interface RequestRecord {
+  readonly method: string;
+  /** Path and query. */
+  readonly url: string;
+  readonly status: number;
+  /** ARM error code when the answer was an error. */
+  readonly errorCode?: string;
+}
+
+/** Core quota limits the emulator enforces on VM creation (vCPUs). Unset: unlimited. */
+export interface QuotaLimits {
+  /** ARM family (`standardDSv3Family`) -> limit of regular (non-spot) vCPUs. */
+  readonly families: Map<string, number>;
+  /** Spot (low priority) vCPUs. */
+  lowPriority: number | undefined;
+  /** All regular vCPUs in the region. */
+  totalRegional: number | undefined;
+}
+
+/** Everything the emulator holds. Inspect it from tests; mutate it only through the API. */
+export class EmulatorState {
+  /** Resource ID (lower case) -> resource. */
+  readonly resources = new Map<string, ArmResource>();
+  readonly operations = new Map<string, ArmOperation>();
+  readonly requests: RequestRecord[] = [];
+  readonly quota: QuotaLimits = {
+    families: new Map(),
+    lowPriority: undefined,
+    totalRegional: undefined,
+  };
+  /** Errors raised by the VM boot hook (the VM still succeeds). */
+  readonly bootErrors: { vm: string; error: string }[] = [];
+
+  /** Resources of a type (`Microsoft.Compute/virtualMachines`), optionally in one resource group. */
+  list(type: string, resourceGroup?: string): ArmResource[] {
+    const rg = resourceGroup?.toLowerCase();
+    return [...this.resources.values()].filter(
+      (r) =>
+        r.type.toLowerCase() === type.toLowerCase() &&
+        (rg === undefined || resourceGroupOf(r.id) === rg),
+    );
+  }
+
+  /** Virtual machines (ARM bodies). */
+  virtualMachines(resourceGroup?: string): ArmResource[] {
+    return this.list('Microsoft.Compute/virtualMachines', resourceGroup);
+  }
+
+  /** Network interfaces (ARM bodies). */
+  networkInterfaces(resourceGroup?: string): ArmResource[] {
+    return this.list('Microsoft.Network/networkInterfaces', resourceGroup);
+  }
+
+  /** Managed disks (ARM bodies). */
+  disks(resourceGroup?: string): ArmResource[] {
+    return this.list('Microsoft.Compute/disks', resourceGroup);
+  }
+
+  /** Requests answered so far matching a method and a path fragment (case-insensitive). */
+  requestsTo(method: string, pathFragment: string): RequestRecord[] {
+    const frag = pathFragment.toLowerCase();
+    return this.requests.filter((r) => r.method === method && r.url.toLowerCase().includes(frag));
+  }
+}
+
+/** Lower-cased resource group of an ARM ID. */
+export function resourceGroupOf(id: string): string | undefined {
+  const m = /\/resourcegroups\/([^/]+)/i.exec(id);
+  return m?.[1]?.toLowerCase();
+}
