@@ -42,6 +42,9 @@ let pTop: i32 = 0;
 let bbitsP: usize = 0; // pCap*cWords u32: members of each bucket, bit per claim id
 let bcountP: usize = 0; // pCap i32: members per bucket
 let bmaxP: usize = 0; // pCap*RP f64: upper bound of (headroom - requests) over members
+let wmaxP: usize = 0; // pCap*cWords*RP f64: exact max of (headroom - requests) per bucket word
+let sWords: i32 = 0; // summary words per bucket = ceil(cWords / 32)
+let bsumP: usize = 0; // pCap*sWords u32: bit w set iff word w of the bucket has members
 
 // ---- arena ------------------------------------------------------------------------------------
 
@@ -85,6 +88,7 @@ export function reset(typeCount: i32, resourceCount: i32): void {
   cCount = 0;
   pCap = 0;
   pTop = 0;
+  sWords = 0;
   growClaims(64);
   growBuckets(16);
 }
@@ -128,6 +132,11 @@ function growClaims(newCap: i32): void {
   const pods = arenaAlloc(<usize>newCap << 2);
   const open = arenaAlloc(<usize>newCap);
   const bbits = arenaAlloc((<usize>pCap * newWords) << 2);
+  const wmax = arenaAlloc((<usize>pCap * newWords * RP) << 3);
+  fillF64(wmax, pCap * newWords * RP, -Infinity);
+  const newSum = (newWords + 31) >>> 5;
+  const bsum = arenaAlloc((<usize>pCap * newSum) << 2);
+  memory.fill(bsum, 0, (<usize>pCap * newSum) << 2);
   if (cCount > 0) {
     memory.copy(creq, creqP, <usize>cCount * vecBytes);
     memory.copy(head, headP, <usize>cCount * vecBytes);
@@ -138,6 +147,12 @@ function growClaims(newCap: i32): void {
   memory.fill(bbits, 0, (<usize>pCap * newWords) << 2);
   for (let p = 0; p < pCap; p++) {
     memory.copy(bbits + ((<usize>p * newWords) << 2), bbitsP + ((<usize>p * cWords) << 2), <usize>cWords << 2);
+    memory.copy(
+      wmax + ((<usize>p * newWords * RP) << 3),
+      wmaxP + ((<usize>p * cWords * RP) << 3),
+      (<usize>cWords * RP) << 3,
+    );
+    memory.copy(bsum + ((<usize>p * newSum) << 2), bsumP + ((<usize>p * sWords) << 2), <usize>sWords << 2);
   }
   creqP = creq;
   headP = head;
@@ -145,6 +160,9 @@ function growClaims(newCap: i32): void {
   podsP = pods;
   openP = open;
   bbitsP = bbits;
+  wmaxP = wmax;
+  bsumP = bsum;
+  sWords = newSum;
   cCap = newCap;
   cWords = newWords;
 }
@@ -153,6 +171,10 @@ function growBuckets(newCap: i32): void {
   const bbits = arenaAlloc((<usize>newCap * cWords) << 2);
   const bcount = arenaAlloc(<usize>newCap << 2);
   const bmax = arenaAlloc((<usize>newCap * RP) << 3);
+  const wmax = arenaAlloc((<usize>newCap * cWords * RP) << 3);
+  fillF64(wmax, newCap * cWords * RP, -Infinity);
+  const bsum = arenaAlloc((<usize>newCap * sWords) << 2);
+  memory.fill(bsum, 0, (<usize>newCap * sWords) << 2);
   memory.fill(bbits, 0, (<usize>newCap * cWords) << 2);
   memory.fill(bcount, 0, <usize>newCap << 2);
   fillF64(bmax, newCap * RP, -Infinity);
@@ -160,10 +182,14 @@ function growBuckets(newCap: i32): void {
     memory.copy(bbits, bbitsP, (<usize>pCap * cWords) << 2);
     memory.copy(bcount, bcountP, <usize>pCap << 2);
     memory.copy(bmax, bmaxP, (<usize>pCap * RP) << 3);
+    memory.copy(wmax, wmaxP, (<usize>pCap * cWords * RP) << 3);
+    memory.copy(bsum, bsumP, (<usize>pCap * sWords) << 2);
   }
   bbitsP = bbits;
   bcountP = bcount;
   bmaxP = bmax;
+  wmaxP = wmax;
+  bsumP = bsum;
   pCap = newCap;
 }
 
@@ -240,6 +266,24 @@ function storeMask(dst: usize): void {
 
 // ---- buckets ------------------------------------------------------------------------------------
 
+// dst = max(dst, headroom - requests of `claim`)
+// @ts-ignore: decorator
+@inline function maxInSlack(dst: usize, claim: i32): void {
+  const base = (<usize>claim * RP) << 3;
+  const c = creqP + base;
+  const h = headP + base;
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    const slack = f64x2.sub(v128.load(h + off), v128.load(c + off));
+    v128.store(dst + off, f64x2.max(v128.load(dst + off), slack));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function wordBoundPtr(p: i32, w: i32): usize {
+  return wmaxP + ((<usize>(p * cWords + w) * RP) << 3);
+}
+
 function bucketAdd(claim: i32): void {
   const p = load<i32>(podsP + (<usize>claim << 2));
   if (p >= pCap) {
@@ -248,26 +292,35 @@ function bucketAdd(claim: i32): void {
     growBuckets(cap);
   }
   if (p > pTop) pTop = p;
-  const word = bbitsP + ((<usize>p * cWords + (<usize>claim >>> 5)) << 2);
+  const w = claim >>> 5;
+  const word = bbitsP + ((<usize>p * cWords + w) << 2);
   store<u32>(word, load<u32>(word) | (<u32>1 << (claim & 31)));
+  const sum = bsumP + ((<usize>p * sWords + (w >>> 5)) << 2);
+  store<u32>(sum, load<u32>(sum) | (<u32>1 << (w & 31)));
   const cnt = bcountP + (<usize>p << 2);
   store<i32>(cnt, load<i32>(cnt) + 1);
+  maxInSlack(wordBoundPtr(p, w), claim);
   // the bucket bound only ever loosens here; findClaim tightens it on full scans
-  const bm = bmaxP + ((<usize>p * RP) << 3);
-  const base = (<usize>claim * RP) << 3;
-  const c = creqP + base;
-  const h = headP + base;
-  for (let k = 0; k < RP; k += 2) {
-    const off = <usize>k << 3;
-    const slack = f64x2.sub(v128.load(h + off), v128.load(c + off));
-    v128.store(bm + off, f64x2.max(v128.load(bm + off), slack));
-  }
+  maxInSlack(bmaxP + ((<usize>p * RP) << 3), claim);
 }
 
 function bucketRemove(claim: i32): void {
   const p = load<i32>(podsP + (<usize>claim << 2));
-  const word = bbitsP + ((<usize>p * cWords + (<usize>claim >>> 5)) << 2);
-  store<u32>(word, load<u32>(word) & ~(<u32>1 << (claim & 31)));
+  const w = claim >>> 5;
+  const word = bbitsP + ((<usize>p * cWords + w) << 2);
+  let bits = load<u32>(word) & ~(<u32>1 << (claim & 31));
+  store<u32>(word, bits);
+  if (!bits) {
+    const sum = bsumP + ((<usize>p * sWords + (w >>> 5)) << 2);
+    store<u32>(sum, load<u32>(sum) & ~(<u32>1 << (w & 31)));
+  }
+  // word bounds stay exact: recompute over the (at most 31) remaining members
+  const wb = wordBoundPtr(p, w);
+  fillF64(wb, RP, -Infinity);
+  while (bits) {
+    maxInSlack(wb, (w << 5) + <i32>ctz(bits));
+    bits &= bits - 1;
+  }
   const cnt = bcountP + (<usize>p << 2);
   const left = load<i32>(cnt) - 1;
   store<i32>(cnt, left);
@@ -339,25 +392,35 @@ export function findClaim(after: i32): i32 {
     const bm = bmaxP + ((<usize>p * RP) << 3);
     if (!vecFits(reqP, bm)) continue;
     const full = startId == 0;
-    // a full scan that finds nothing recomputes the bound exactly, in place
+    // a full scan that finds nothing recomputes the bound exactly from the word bounds
     if (full) fillF64(boundP, RP, -Infinity);
     const bits0 = bbitsP + ((<usize>p * cWords) << 2);
-    const usedWords = (cCount + 31) >>> 5;
-    for (let w = startId >>> 5; w < usedWords; w++) {
-      let bits = load<u32>(bits0 + (<usize>w << 2));
-      if (w == startId >>> 5) bits &= <u32>0xffffffff << (startId & 31);
-      while (bits) {
-        const c = (w << 5) + <i32>ctz(bits);
-        bits &= bits - 1;
+    const sum0 = bsumP + ((<usize>p * sWords) << 2);
+    const firstWord = startId >>> 5;
+    // walk only words with members, through the summary bitset
+    for (let sw = firstWord >>> 5; sw < sWords; sw++) {
+      let words = load<u32>(sum0 + (<usize>sw << 2));
+      if (sw == firstWord >>> 5) words &= <u32>0xffffffff << (firstWord & 31);
+      while (words) {
+        const w = (sw << 5) + <i32>ctz(words);
+        words &= words - 1;
+        let bits = load<u32>(bits0 + (<usize>w << 2));
+        if (w == firstWord) bits &= <u32>0xffffffff << (startId & 31);
+        if (!bits) continue;
+        const wb = wordBoundPtr(p, w);
         if (full) {
-          const base = (<usize>c * RP) << 3;
           for (let k = 0; k < RP; k += 2) {
             const off = <usize>k << 3;
-            const slack = f64x2.sub(v128.load(headP + base + off), v128.load(creqP + base + off));
-            v128.store(boundP + off, f64x2.max(v128.load(boundP + off), slack));
+            v128.store(boundP + off, f64x2.max(v128.load(boundP + off), v128.load(wb + off)));
           }
         }
-        if (headroomFits(c, reqP) && claimHasFit(c)) return c;
+        // skip 32 claims at once when none of them has the room
+        if (!vecFits(reqP, wb)) continue;
+        while (bits) {
+          const c = (w << 5) + <i32>ctz(bits);
+          bits &= bits - 1;
+          if (headroomFits(c, reqP) && claimHasFit(c)) return c;
+        }
       }
     }
     if (full) memory.copy(bm, boundP, <usize>RP << 3);

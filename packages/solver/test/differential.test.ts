@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createSolver, type Solver, type SolverCatalog } from '../src/index.js';
 import { ReferenceSolver } from './reference-solver.js';
 
+// Caps each property's wall time; a failure found before the cap is still reported, with the
+// smallest counterexample shrinking reached (shrinking long sequences can otherwise run for minutes).
+const LIMIT_MS = 25_000;
+
 interface Setup {
   readonly typeCount: number;
   readonly resourceCount: number;
@@ -97,7 +101,12 @@ const scenarioArb = setupArb.chain((s) =>
       minLength: s.typeCount * s.resourceCount,
       maxLength: s.typeCount * s.resourceCount,
     }),
-    ops: fc.array(opArb(s), { minLength: 1, maxLength: 80, size: 'max' }),
+    // claims opened up front, so ids span several 32-claim words and buckets
+    initial: fc.array(fc.record({ req: requestArb(s), mask: maskArb(s) }), {
+      maxLength: 150,
+      size: 'max',
+    }),
+    ops: fc.array(opArb(s), { minLength: 1, maxLength: 120, size: 'max' }),
   }),
 );
 
@@ -117,16 +126,18 @@ type Model = Pick<
   close(claim: number): void;
 };
 
-function expectSameClaims(models: readonly Model[]): void {
+function expectSameClaim(models: readonly Model[], c: number): void {
   const [first, ...rest] = models;
   for (const other of rest) {
-    expect(other.claimCount).toBe(first!.claimCount);
-    for (let c = 0; c < first!.claimCount; c++) {
-      expect(other.claimPods(c)).toBe(first!.claimPods(c));
-      expect(Array.from(other.claimRequests(c))).toEqual(Array.from(first!.claimRequests(c)));
-      expect(Array.from(other.claimMask(c))).toEqual(Array.from(first!.claimMask(c)));
-    }
+    expect(other.claimPods(c)).toBe(first!.claimPods(c));
+    expect(Array.from(other.claimRequests(c))).toEqual(Array.from(first!.claimRequests(c)));
+    expect(Array.from(other.claimMask(c))).toEqual(Array.from(first!.claimMask(c)));
   }
+}
+
+function expectSameClaims(models: readonly Model[]): void {
+  for (const other of models) expect(other.claimCount).toBe(models[0]!.claimCount);
+  for (let c = 0; c < models[0]!.claimCount; c++) expectSameClaim(models, c);
 }
 
 describe('wasm and ts solvers against the reference model', () => {
@@ -134,12 +145,16 @@ describe('wasm and ts solvers against the reference model', () => {
     const wasm = createSolver('wasm');
     const ts = createSolver('ts');
     fc.assert(
-      fc.property(scenarioArb, ({ setup, allocatable, ops }) => {
+      fc.property(scenarioArb, ({ setup, allocatable, initial, ops }) => {
         const catalog = catalogFor(setup, allocatable);
         wasm.load(catalog);
         ts.load(catalog);
         const ref = new ReferenceSolver(catalog);
         const W = wasm.maskWords;
+        for (const c of initial) {
+          const [requests, mask] = [Float64Array.from(c.req), Uint32Array.from(c.mask)];
+          for (const m of [ref, wasm, ts]) m.openClaim(requests, mask);
+        }
         for (const o of ops) {
           const requests = 'req' in o ? Float64Array.from(o.req) : new Float64Array(0);
           const mask = 'mask' in o ? Uint32Array.from(o.mask) : new Uint32Array(0);
@@ -149,6 +164,7 @@ describe('wasm and ts solvers against the reference model', () => {
               const id = ref.openClaim(requests, mask);
               expect(wasm.openClaim(requests, mask)).toBe(id);
               expect(ts.openClaim(requests, mask)).toBe(id);
+              expectSameClaim([ref, wasm, ts], id);
               break;
             }
             case 'find': {
@@ -183,6 +199,7 @@ describe('wasm and ts solvers against the reference model', () => {
               const c = o.claim % n;
               const next = o.useFit ? ref.claimFit(c, requests, mask).out : mask;
               for (const m of [ref, wasm, ts]) m.commit(c, requests, next);
+              expectSameClaim([ref, wasm, ts], c);
               break;
             }
             case 'close': {
@@ -191,10 +208,10 @@ describe('wasm and ts solvers against the reference model', () => {
               break;
             }
           }
-          expectSameClaims([ref, wasm, ts]);
         }
+        expectSameClaims([ref, wasm, ts]);
       }),
-      { numRuns: 150 },
+      { numRuns: 100, interruptAfterTimeLimit: LIMIT_MS },
     );
   });
 
@@ -210,16 +227,25 @@ describe('wasm and ts solvers against the reference model', () => {
           minLength: s.typeCount * s.resourceCount,
           maxLength: s.typeCount * s.resourceCount,
         }),
-        pods: fc.array(podArb(s), { minLength: 1, maxLength: 120, size: 'max' }),
+        // existing nodes modelled as claims, so pods spread over many buckets and words
+        existing: fc.array(fc.record({ req: requestArb(s), mask: maskArb(s) }), {
+          maxLength: 100,
+          size: 'max',
+        }),
+        pods: fc.array(podArb(s), { minLength: 1, maxLength: 200, size: 'max' }),
       }),
     );
     fc.assert(
-      fc.property(drivenArb, ({ setup, allocatable, pods }) => {
+      fc.property(drivenArb, ({ setup, allocatable, existing, pods }) => {
         const catalog = catalogFor(setup, allocatable);
         wasm.load(catalog);
         ts.load(catalog);
         const ref = new ReferenceSolver(catalog);
         const W = wasm.maskWords;
+        for (const c of existing) {
+          const [requests, mask] = [Float64Array.from(c.req), Uint32Array.from(c.mask)];
+          for (const m of [ref, wasm, ts]) m.openClaim(requests, mask);
+        }
         for (const pod of pods) {
           const requests = Float64Array.from(pod.req);
           const mask = Uint32Array.from(pod.mask);
@@ -251,7 +277,7 @@ describe('wasm and ts solvers against the reference model', () => {
         }
         expectSameClaims([ref, wasm, ts]);
       }),
-      { numRuns: 150 },
+      { numRuns: 150, interruptAfterTimeLimit: LIMIT_MS },
     );
   });
 });

@@ -208,6 +208,16 @@ describe.each(KINDS)('%s solver', (kind) => {
       expect(solver.findClaim(pod, all, -1)).toBe(-1);
     });
 
+    it('keeps a claim findable when another 32-claim word of its bucket empties', () => {
+      const solver = roomy();
+      for (let i = 0; i < 64; i++) solver.openClaim(req(0, 0), all);
+      solver.commit(0, pod, all); // bucket 1: {0}
+      solver.commit(32, pod, all); // bucket 1: {0, 32}
+      solver.commit(32, pod, all); // bucket 1: {0}, bucket 2: {32}
+      expect(solver.findClaim(pod, all, 63)).toBe(0);
+      expect(solver.findClaim(pod, all, 0)).toBe(32);
+    });
+
     it('returns -1 when there are no claims', () => {
       expect(roomy().findClaim(pod, all, -1)).toBe(-1);
     });
