@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIo } from '../src/io.js';
-import { run } from '../src/program.js';
-
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await run(argv, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+import { cli } from './support/cli.js';
 
 describe('karpenter-ts catalog', () => {
   it('prints a JSON array of {name, labels, capacity, allocatable, offerings} cheapest first', async () => {

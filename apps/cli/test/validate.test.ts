@@ -1,22 +1,12 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../src/io.js';
-import { run } from '../src/program.js';
+import { binary, cli } from './support/cli.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
-const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-async function cli(...argv: string[]) {
-  const io = memoryIo();
-  const code = await run(argv, io);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
 
 describe('karpenter-ts validate', () => {
   it('accepts valid NodePools and NodeClasses from YAML and JSON List files with exit 0 and a summary', async () => {
@@ -143,21 +133,6 @@ describe('karpenter-ts validate on the repository examples', () => {
 });
 
 describe('the built karpenter-ts binary (dist/main.js, run as a child process)', () => {
-  const exec = promisify(execFile);
-  const binary = async (...argv: string[]) => {
-    if (!existsSync(mainJs))
-      throw new Error(`${mainJs} is missing: run "npm run build" in apps/cli first`);
-    try {
-      const { stdout, stderr } = await exec(process.execPath, [mainJs, ...argv], {
-        env: { ...process.env, NO_COLOR: '1' },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  };
-
   it('exits 0 on valid input', async () => {
     const { code, stdout } = await binary('validate', `${fixtures}/valid`);
     expect(code).toBe(0);
