@@ -1,0 +1,177 @@
+/**
+ * The one place that talks HTTP to the API server. It uses @kubernetes/client-node's transport
+ * (kubeconfig loading, TLS client certificates, bearer tokens, exec plugins, the `Watch`
+ * stream) and adds what the controllers need on top: JSON in and out, typed errors, and retries
+ * with exponential backoff for answers that may succeed later (429 throttling, 5xx, dropped
+ * connections).
+ */
+import {
+  HttpMethod,
+  KubeConfig,
+  RequestContext,
+  Watch,
+  createConfiguration,
+  ServerConfiguration,
+  type Configuration,
+} from '@kubernetes/client-node';
+import pRetry from 'p-retry';
+import { errorFromResponse, isTransient } from './errors.js';
+
+/** Backoff of retried requests: delays grow from `minDelayMs` by `factor` up to `maxDelayMs`. */
+export interface RetryPolicy {
+  /** Retries after the first attempt; 0 disables retrying. Default 5. */
+  readonly retries: number;
+  /** First delay, milliseconds. Default 200. */
+  readonly minDelayMs: number;
+  /** Largest delay, milliseconds. Default 5000. */
+  readonly maxDelayMs: number;
+}
+
+/** The default {@link RetryPolicy}: 5 retries, 200 ms doubling to at most 5 s (with jitter). */
+export const DefaultRetryPolicy: RetryPolicy = { retries: 5, minDelayMs: 200, maxDelayMs: 5000 };
+
+/** Options of {@link connect}. */
+export interface ConnectOptions {
+  /**
+   * Path of a kubeconfig file. Default: `$KUBECONFIG`, then `~/.kube/config`, then the
+   * in-cluster service account (what kubectl and client-go do).
+   */
+  readonly kubeconfig?: string;
+  /** Context to use instead of the file's current context. */
+  readonly context?: string;
+  /** Retry policy of transient failures. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Sent as `User-Agent`; shows in audit logs. Default `karpenter-ts`. */
+  readonly userAgent?: string;
+}
+
+/** Options of one {@link KubeConnection.request}. */
+export interface RequestOptions {
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Sent as JSON (any value but `undefined`). */
+  readonly body?: unknown;
+  /** Content type of the body. Default `application/json`. */
+  readonly contentType?: string;
+  /**
+   * Whether transient failures are retried. Default true; pass false for requests whose repeat
+   * could do something twice (a create with `generateName`) or whose 429 is an answer (eviction).
+   */
+  readonly retry?: boolean;
+}
+
+/** A watch stream as {@link KubeConnection.watch} delivers it. */
+export interface WatchStream {
+  /** Closes the stream; `onDone` is then called with `null`. */
+  abort(): void;
+}
+
+/**
+ * Connects to an API server (no request is made yet).
+ * @throws Error when no kubeconfig is found or it names no cluster.
+ */
+export function connect(options: ConnectOptions = {}): KubeConnection {
+  const config = new KubeConfig();
+  if (options.kubeconfig !== undefined) config.loadFromFile(options.kubeconfig);
+  else config.loadFromDefault();
+  if (options.context !== undefined) config.setCurrentContext(options.context);
+  return new KubeConnection(config, options);
+}
+
+/** See the module comment. Create it with {@link connect}. */
+export class KubeConnection {
+  readonly #config: KubeConfig;
+  readonly #api: Configuration;
+  readonly #watch: Watch;
+  readonly #retry: RetryPolicy;
+  readonly #userAgent: string;
+  /** The API server URL, e.g. `https://127.0.0.1:6443`. */
+  readonly server: string;
+
+  /** @internal Use {@link connect}. */
+  constructor(config: KubeConfig, options: ConnectOptions = {}) {
+    const cluster = config.getCurrentCluster();
+    if (cluster === null) throw new Error('kubeconfig: the current context names no cluster');
+    this.#config = config;
+    this.server = cluster.server.replace(/\/+$/, '');
+    this.#api = createConfiguration({
+      baseServer: new ServerConfiguration(this.server, {}),
+      authMethods: { default: config },
+    });
+    this.#watch = new Watch(config);
+    this.#retry = { ...DefaultRetryPolicy, ...options.retry };
+    this.#userAgent = options.userAgent ?? 'karpenter-ts';
+  }
+
+  /** The retry policy of this connection. */
+  get retryPolicy(): RetryPolicy {
+    return this.#retry;
+  }
+
+  /**
+   * Sends one request and returns the parsed JSON answer (`undefined` for an empty body).
+   * @throws the KubeApiError family (NotFoundError, ConflictError, AlreadyExistsError,
+   * TooManyRequestsError, KubeApiError with the HTTP code) once retries are used up.
+   */
+  async request<T>(
+    method: HttpMethod | keyof typeof HttpMethod,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const attempt = () => this.#send<T>(method as HttpMethod, path, options);
+    if (options.retry === false || this.#retry.retries === 0) return attempt();
+    return pRetry(attempt, {
+      retries: this.#retry.retries,
+      minTimeout: this.#retry.minDelayMs,
+      maxTimeout: this.#retry.maxDelayMs,
+      randomize: true,
+      shouldRetry: ({ error }) => isTransient(error),
+    });
+  }
+
+  async #send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
+    const context = new RequestContext(`${this.server}${path}`, method);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) context.setQueryParam(key, String(value));
+    }
+    context.setHeaderParam('Accept', 'application/json');
+    context.setHeaderParam('User-Agent', this.#userAgent);
+    if (options.body !== undefined) {
+      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
+      context.setBody(JSON.stringify(options.body));
+    }
+    await this.#config.applySecurityAuthentication(context);
+    const response = await this.#api.httpApi.send(context).toPromise();
+    const text = await response.body.text();
+    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
+      throw errorFromResponse(response.httpStatusCode, text, `${method} ${path}`);
+    }
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  /**
+   * Opens a watch (`?watch=true`) on a collection path. `onEvent` gets each event's type
+   * (`ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK`, `ERROR`) and object; `onDone` is called once
+   * when the stream ends: `null` when it closed normally (the server's timeout, or
+   * {@link WatchStream.abort}), else the error (a KubeApiError for an HTTP error answer).
+   */
+  async watch(
+    path: string,
+    query: Readonly<Record<string, string | number | boolean | undefined>>,
+    onEvent: (type: string, object: unknown) => void,
+    onDone: (err: unknown) => void,
+  ): Promise<WatchStream> {
+    const controller = await this.#watch.watch(path, { ...query }, onEvent, (err: unknown) => {
+      if (
+        err !== null &&
+        err !== undefined &&
+        typeof (err as { statusCode?: unknown }).statusCode === 'number'
+      ) {
+        const code = (err as { statusCode: number }).statusCode;
+        onDone(errorFromResponse(code, (err as Error).message, `WATCH ${path}`));
+      } else if (err !== null && err !== undefined && (err as Error).name === 'AbortError') {
+        onDone(null);
+      } else onDone(err ?? null);
+    });
+    return { abort: () => controller.abort() };
+  }
+}
