@@ -256,12 +256,20 @@ function computeHeadroom(claim: i32): void {
   if (!any) fillF64(h, RP, -Infinity);
 }
 
-// Copies the scratch mask into `dst`, clearing bits at or beyond typeCount.
-function storeMask(dst: usize): void {
-  if (W == 0) return;
-  memory.copy(dst, maskP, <usize>W << 2);
-  const last = dst + (<usize>(W - 1) << 2);
-  store<u32>(last, load<u32>(last) & lastWordMask);
+// Copies the scratch mask into `dst`, clearing bits at or beyond typeCount; returns whether
+// anything changed.
+function storeMask(dst: usize): bool {
+  let changed = false;
+  for (let w = 0; w < W; w++) {
+    let m = load<u32>(maskP + (<usize>w << 2));
+    if (w == W - 1) m &= lastWordMask;
+    const at = dst + (<usize>w << 2);
+    if (load<u32>(at) != m) {
+      store<u32>(at, m);
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 // ---- buckets ------------------------------------------------------------------------------------
@@ -282,6 +290,22 @@ function storeMask(dst: usize): void {
 // @ts-ignore: decorator
 @inline function wordBoundPtr(p: i32, w: i32): usize {
   return wmaxP + ((<usize>(p * cWords + w) * RP) << 3);
+}
+
+// Is `headroom - requests` of `claim` equal to the bound in some resource?
+// @ts-ignore: decorator
+@inline function attainsBound(claim: i32, bound: usize): bool {
+  const base = (<usize>claim * RP) << 3;
+  const c = creqP + base;
+  const h = headP + base;
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    const slack = f64x2.sub(v128.load(h + off), v128.load(c + off));
+    const ge = f64x2.ge(slack, v128.load(bound + off));
+    // with an odd resource count the last pair's second lane is padding: ignore it
+    if (k + 1 < R ? v128.any_true(ge) : i64x2.extract_lane(ge, 0) != 0) return true;
+  }
+  return false;
 }
 
 function bucketAdd(claim: i32): void {
@@ -314,12 +338,15 @@ function bucketRemove(claim: i32): void {
     const sum = bsumP + ((<usize>p * sWords + (w >>> 5)) << 2);
     store<u32>(sum, load<u32>(sum) & ~(<u32>1 << (w & 31)));
   }
-  // word bounds stay exact: recompute over the (at most 31) remaining members
+  // word bounds stay exact: if the claim set the bound in some resource, recompute it over the
+  // (at most 31) remaining members; otherwise the others already attain it
   const wb = wordBoundPtr(p, w);
-  fillF64(wb, RP, -Infinity);
-  while (bits) {
-    maxInSlack(wb, (w << 5) + <i32>ctz(bits));
-    bits &= bits - 1;
+  if (attainsBound(claim, wb)) {
+    fillF64(wb, RP, -Infinity);
+    while (bits) {
+      maxInSlack(wb, (w << 5) + <i32>ctz(bits));
+      bits &= bits - 1;
+    }
   }
   const cnt = bcountP + (<usize>p << 2);
   const left = load<i32>(cnt) - 1;
@@ -455,8 +482,8 @@ export function commit(claim: i32): void {
   vecAdd(c, c, reqP);
   const pp = podsP + (<usize>claim << 2);
   store<i32>(pp, load<i32>(pp) + 1);
-  storeMask(cmaskP + ((<usize>claim * W) << 2));
-  computeHeadroom(claim);
+  // headroom depends only on the mask; pods that leave every option in place skip the rescan
+  if (storeMask(cmaskP + ((<usize>claim * W) << 2))) computeHeadroom(claim);
   if (isOpen) bucketAdd(claim);
 }
 

@@ -1,6 +1,7 @@
 // Micro-benchmark of the solver hot path, WASM core against its TypeScript twin.
 // Run: npm run build && npm run bench (from packages/solver). Writes bench/results.json.
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { createSolver, type Solver, type SolverKind } from '@karpenter-ts/solver';
@@ -114,6 +115,8 @@ const comparisons = Object.keys(scenarios).map((scenario) => {
   return {
     scenario,
     tsOverWasm: round(ts.meanMs / wasm.meanMs),
+    // the fastest sample is the least disturbed by other load on the machine
+    tsOverWasmMin: round(ts.minMs / wasm.minMs),
     wasmFaster: wasm.meanMs < ts.meanMs,
   };
 });
@@ -122,6 +125,9 @@ const results = {
   benchmark: 'solver findClaim + claimFit + commit',
   date: new Date().toISOString(),
   node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  // other processes share the machine; a high load average inflates and blurs every figure
+  loadAverage1m: round(loadavg()[0]!),
   catalogRows: ROWS,
   resources: catalog.resourceNames,
   claims: CLAIMS,

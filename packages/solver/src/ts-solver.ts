@@ -192,8 +192,8 @@ export class TsSolver implements Solver {
     if (isOpen) this.bucketRemove(claim);
     for (let r = 0; r < R; r++) this.requests[claim * R + r]! += requests[r]!;
     this.pods[claim]! += 1;
-    this.storeMask(claim, mask);
-    this.computeHeadroom(claim);
+    // headroom depends only on the mask; pods that leave every option in place skip the rescan
+    if (this.storeMask(claim, mask)) this.computeHeadroom(claim);
     if (isOpen) this.bucketAdd(claim);
   }
 
@@ -295,11 +295,19 @@ export class TsSolver implements Solver {
     this.bucketCap = cap;
   }
 
-  private storeMask(claim: number, mask: Uint32Array): void {
+  // Stores the mask with bits at or beyond typeCount cleared; returns whether anything changed.
+  private storeMask(claim: number, mask: Uint32Array): boolean {
     const W = this.maskWords;
-    if (W === 0) return;
-    this.masks.set(mask, claim * W);
-    this.masks[claim * W + W - 1]! &= this.lastMask;
+    const masks = this.masks;
+    let changed = false;
+    for (let w = 0; w < W; w++) {
+      const m = (w === W - 1 ? mask[w]! & this.lastMask : mask[w]!) >>> 0;
+      if (masks[claim * W + w] !== m) {
+        masks[claim * W + w] = m;
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   private computeHeadroom(claim: number): void {
@@ -343,14 +351,27 @@ export class TsSolver implements Solver {
     const at = p * this.claimWords + w;
     let bits = (this.bucketBits[at]! &= ~(1 << (claim & 31)));
     if (bits === 0) this.summary[p * this.summaryWords + (w >>> 5)]! &= ~(1 << (w & 31));
-    // word bounds stay exact: recompute over the (at most 31) remaining members
-    this.wordMax.fill(-Infinity, at * R, at * R + R);
-    while (bits !== 0) {
-      this.maxInSlack(this.wordMax, at * R, (w << 5) + ctz(bits));
-      bits &= bits - 1;
+    // word bounds stay exact: if the claim set the bound in some resource, recompute it over the
+    // (at most 31) remaining members; otherwise the others already attain it
+    if (this.attainsBound(claim, at * R)) {
+      this.wordMax.fill(-Infinity, at * R, at * R + R);
+      while (bits !== 0) {
+        this.maxInSlack(this.wordMax, at * R, (w << 5) + ctz(bits));
+        bits &= bits - 1;
+      }
     }
     const left = (this.bucketCount[p]! -= 1);
     if (left === 0) this.bucketMax.fill(-Infinity, p * R, p * R + R);
+  }
+
+  // Is headroom - requests of `claim` equal to wordMax[offset + r] for some r?
+  private attainsBound(claim: number, offset: number): boolean {
+    const R = this.resourceCount;
+    for (let r = 0; r < R; r++) {
+      const slack = this.headroom[claim * R + r]! - this.requests[claim * R + r]!;
+      if (slack >= this.wordMax[offset + r]!) return true;
+    }
+    return false;
   }
 
   // dst[offset + r] = max(dst[offset + r], headroom - requests of `claim`)

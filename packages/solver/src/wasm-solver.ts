@@ -63,7 +63,6 @@ export class WasmSolver implements Solver {
   maskWords = 0;
 
   private readonly core: CoreExports;
-  private buffer: ArrayBuffer;
   private f64: Float64Array;
   private u32: Uint32Array;
   private reqAt = 0; // Float64Array index of the requests scratch
@@ -72,9 +71,8 @@ export class WasmSolver implements Solver {
 
   constructor(instance: WasmInstance) {
     this.core = instance.exports as unknown as CoreExports;
-    this.buffer = this.core.memory.buffer;
-    this.f64 = new Float64Array(this.buffer);
-    this.u32 = new Uint32Array(this.buffer);
+    this.f64 = new Float64Array(this.core.memory.buffer);
+    this.u32 = new Uint32Array(this.core.memory.buffer);
     this.reset(0, 0);
   }
 
@@ -171,24 +169,31 @@ export class WasmSolver implements Solver {
     this.outAt = this.core.outPtr() >>> 2;
   }
 
-  // Current views of linear memory; growing memory replaces its ArrayBuffer.
+  // Current views of linear memory. Growing memory detaches the old ArrayBuffer, which makes
+  // the old views zero-length: a cheaper test than reading `memory.buffer` on every call.
   private views(): Float64Array {
-    if (this.buffer !== this.core.memory.buffer) {
-      this.buffer = this.core.memory.buffer;
-      this.f64 = new Float64Array(this.buffer);
-      this.u32 = new Uint32Array(this.buffer);
+    if (this.f64.length === 0) {
+      this.f64 = new Float64Array(this.core.memory.buffer);
+      this.u32 = new Uint32Array(this.core.memory.buffer);
     }
     return this.f64;
   }
 
+  // Plain loops: for a handful of values they beat TypedArray#set and allocate nothing.
   private put(requests: Float64Array, mask: Uint32Array): void {
-    this.views().set(requests, this.reqAt);
-    this.u32.set(mask, this.maskAt);
+    const f64 = this.views();
+    const u32 = this.u32;
+    const reqAt = this.reqAt;
+    const maskAt = this.maskAt;
+    for (let r = 0; r < requests.length; r++) f64[reqAt + r] = requests[r]!;
+    for (let w = 0; w < mask.length; w++) u32[maskAt + w] = mask[w]!;
   }
 
   private takeOut(out: Uint32Array): void {
     this.views();
-    out.set(this.u32.subarray(this.outAt, this.outAt + this.maskWords));
+    const u32 = this.u32;
+    const outAt = this.outAt;
+    for (let w = 0; w < out.length; w++) out[w] = u32[outAt + w]!;
   }
 }
 
