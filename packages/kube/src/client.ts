@@ -279,7 +279,7 @@ export class ClusterKubeClient implements KubeClient {
   async mutate<K extends Kind>(
     kind: K,
     key: ObjectKey,
-    change: (object: KubeObjects[K]) => void | false,
+    change: (object: KubeObjects[K]) => void | false | Promise<void | false>,
   ): Promise<KubeObjects[K]> {
     return this.#mutate(kind, key, change, (object) => this.update(kind, object));
   }
@@ -288,7 +288,7 @@ export class ClusterKubeClient implements KubeClient {
   async mutateStatus<K extends Kind>(
     kind: K,
     key: ObjectKey,
-    change: (object: KubeObjects[K]) => void | false,
+    change: (object: KubeObjects[K]) => void | false | Promise<void | false>,
   ): Promise<KubeObjects[K]> {
     return this.#mutate(kind, key, change, (object) => this.updateStatus(kind, object));
   }
@@ -296,7 +296,7 @@ export class ClusterKubeClient implements KubeClient {
   async #mutate<K extends Kind>(
     kind: K,
     key: ObjectKey,
-    change: (object: KubeObjects[K]) => void | false,
+    change: (object: KubeObjects[K]) => void | false | Promise<void | false>,
     write: (object: KubeObjects[K]) => Promise<KubeObjects[K]>,
   ): Promise<KubeObjects[K]> {
     const resource = this.#resourceOfKey(kind, key);
@@ -308,7 +308,7 @@ export class ClusterKubeClient implements KubeClient {
           objectPath(resource, key.name, this.#namespace(resource, key.namespace)),
         ),
       );
-      if (change(current) === false) return current;
+      if ((await change(current)) === false) return current;
       try {
         return await write(current);
       } catch (err) {

@@ -50,6 +50,8 @@ export interface RequestOptions {
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   /** Sent as JSON (any value but `undefined`). */
   readonly body?: unknown;
+  /** Sent as is instead of `body` (e.g. YAML); give its `contentType`. */
+  readonly rawBody?: string;
   /** Content type of the body. Default `application/json`. */
   readonly contentType?: string;
   /**
@@ -135,9 +137,9 @@ export class KubeConnection {
     }
     context.setHeaderParam('Accept', 'application/json');
     context.setHeaderParam('User-Agent', this.#userAgent);
-    if (options.body !== undefined) {
+    if (options.rawBody !== undefined || options.body !== undefined) {
       context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
-      context.setBody(JSON.stringify(options.body));
+      context.setBody(options.rawBody ?? JSON.stringify(options.body));
     }
     await this.#config.applySecurityAuthentication(context);
     const response = await this.#api.httpApi.send(context).toPromise();

@@ -54,7 +54,8 @@ export async function setup(project: TestProject): Promise<void> {
     }));
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    await stop();
+    // cluster.sh has stopped what it started and keeps the state folder (logs) for inspection.
+    clusterDir = undefined;
     throw new Error(
       `tools/local-cluster/cluster.sh start failed: ${e.message}\n${e.stderr ?? ''}${e.stdout ?? ''}`,
     );
