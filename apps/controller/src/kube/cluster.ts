@@ -1,0 +1,91 @@
+/**
+ * The one place the operator meets the API server: @karpenter-ts/kube's connection, its
+ * informer-backed {@link ClusterKubeClient} (the controllers' KubeClient), the CRD probe behind
+ * `/readyz`, and the leader election Lease.
+ */
+import { readFileSync } from 'node:fs';
+import type { KubeClient } from '@karpenter-ts/controllers';
+import {
+  ClusterKubeClient,
+  connect,
+  LeaderElector,
+  type LeaderElectionOptions,
+  type ResourceType,
+} from '@karpenter-ts/kube';
+import type { RawRequest } from '../sim/kwok-cluster-api.js';
+
+/** A connected cluster. */
+export interface ClusterRuntime {
+  readonly client: KubeClient;
+  /** Raw requests (Leases and discovery), same credentials. */
+  readonly request: RawRequest;
+  /** The API server URL. */
+  readonly server: string;
+  /** Starts the informers and resolves once every cache has listed (rejects after `timeoutMs`). */
+  start(timeoutMs: number): Promise<void>;
+  /** True once {@link start} resolved. */
+  readonly synced: boolean;
+  /** Whether the NodePool and NodeClaim resources are served (`/apis/karpenter.sh/v1`). */
+  crdsResolvable(): Promise<boolean>;
+  /** A leader elector on this connection (not started). */
+  leaderElector(options: LeaderElectionOptions): LeaderElector;
+  /** Stops the informers and flushes events. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link connectCluster}. */
+export interface ConnectClusterOptions {
+  /** Kubeconfig path; empty = in-cluster config, then `KUBECONFIG` / `~/.kube/config`. */
+  readonly kubeconfig: string;
+  /** The NodeClass kinds the provider manages (cached and served as `NodeClass`). */
+  readonly nodeClasses: readonly ResourceType[];
+  readonly userAgent: string;
+}
+
+/** Connects (no request yet). Raises Error when no kubeconfig or in-cluster config is found. */
+export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
+  const connection = connect({
+    ...(options.kubeconfig !== '' ? { kubeconfig: options.kubeconfig } : {}),
+    userAgent: options.userAgent,
+  });
+  const client = new ClusterKubeClient(connection, { nodeClasses: options.nodeClasses });
+  let synced = false;
+  const request: RawRequest = (method, path, o = {}) =>
+    connection.request(method, path, {
+      ...(o.body !== undefined ? { body: o.body } : {}),
+      ...(o.contentType !== undefined ? { contentType: o.contentType } : {}),
+    });
+  return {
+    client,
+    request,
+    server: connection.server,
+    get synced() {
+      return synced;
+    },
+    async start(timeoutMs: number) {
+      await client.start({ timeoutMs });
+      synced = true;
+    },
+    async crdsResolvable() {
+      const list = (await connection.request('GET', '/apis/karpenter.sh/v1')) as {
+        resources?: { name?: string }[];
+      };
+      const names = new Set((list.resources ?? []).map((r) => r.name));
+      return names.has('nodepools') && names.has('nodeclaims');
+    },
+    leaderElector: (o) => new LeaderElector(connection, o),
+    stop: () => client.stop(),
+  };
+}
+
+/** The namespace this pod runs in (service account mount), or `undefined` outside a cluster. */
+export function podNamespace(): string | undefined {
+  try {
+    return (
+      readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() ||
+      undefined
+    );
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * The operator process: options → logger, metrics and health servers → cluster connection and
+ * caches → leader election → controllers; SIGTERM/SIGINT stop it gracefully (controllers
+ * drain their running reconciles, the Lease is released, informers stop, servers close).
+ * Losing the Lease ends the process with exit code 1, as controller-runtime's manager does, so
+ * the pod restarts as a follower.
+ */
+import { hostname } from 'node:os';
+import {
+  KwokLabels,
+  KwokCloudProvider,
+  SimCloudProvider,
+  kwokInstanceTypes,
+  systemClock,
+} from '@karpenter-ts/cloudprovider';
+import type { LeaderElector } from '@karpenter-ts/kube';
+import { connectCluster, podNamespace, type ClusterRuntime } from './kube/cluster.js';
+import { HealthChecks } from './observability/health.js';
+import { startHttpServer, type RunningServer } from './observability/http-server.js';
+import { componentLogger, createLogger, type Logger } from './observability/logger.js';
+import { OperatorMetrics } from './observability/metrics.js';
+import { WiredProviders, type OperatorOptions } from './options/options.js';
+import { errorText, Manager, type ManagerOptions } from './runtime/manager.js';
+import { kwokClusterApi } from './sim/kwok-cluster-api.js';
+import { reconcileSimNodeClass, SimNodeClassResource } from './sim/sim-nodeclass.js';
+
+/** Seconds the caches may take to sync at startup before the process gives up. */
+export const CACHE_SYNC_TIMEOUT_SECONDS = 120;
+
+/** A running operator. */
+export interface RunningOperator {
+  readonly metricsPort: number;
+  readonly healthPort: number;
+  /** Resolves with the exit code once the operator has stopped. */
+  readonly done: Promise<number>;
+  /** Stops gracefully (what SIGTERM does); resolves when stopped. */
+  shutdown(reason: string): Promise<void>;
+  /** The controllers, once this replica leads. */
+  readonly manager: Manager | undefined;
+}
+
+/** Dependencies {@link startOperator} takes from the process (tests pass their own). */
+export interface OperatorEnvironment {
+  readonly version: string;
+  readonly logger?: Logger;
+  /** Install SIGTERM/SIGINT handlers; default true. */
+  readonly handleSignals?: boolean;
+}
+
+/**
+ * Starts the operator. Resolves once servers listen and caches have synced (controllers start
+ * when the Lease is won). Raises Error with a clear message for a provider that is not wired,
+ * an unreachable API server, or caches that do not sync in time; whatever started is stopped.
+ */
+export async function startOperator(
+  options: OperatorOptions,
+  env: OperatorEnvironment,
+): Promise<RunningOperator> {
+  const logger =
+    env.logger ??
+    createLogger({
+      level: options.logLevel,
+      outputPaths: options.logOutputPaths,
+      commit: env.version,
+    });
+  if (!WiredProviders.has(options.provider)) {
+    throw new Error(
+      `--provider ${options.provider} is not wired into the controller yet (azure arrives with the Azure Resource Manager work, aws later); use --provider sim`,
+    );
+  }
+  const metrics = new OperatorMetrics({
+    version: env.version,
+    commit: env.version,
+    observeState: !options.disableClusterStateObservability,
+  });
+  const health = new HealthChecks();
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => {});
+    cleanups.length = 0;
+  };
+
+  let manager: Manager | undefined;
+  let elector: LeaderElector | undefined;
+  let cluster: ClusterRuntime | undefined;
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  let stopping: Promise<void> | undefined;
+
+  const shutdown = (reason: string, code = 0): Promise<void> =>
+    (stopping ??= (async () => {
+      logger.info({ reason }, 'shutting down');
+      await manager
+        ?.stop()
+        .catch((err: unknown) => logger.error({ error: errorText(err) }, 'stopping controllers'));
+      await elector
+        ?.stop()
+        .catch((err: unknown) => logger.error({ error: errorText(err) }, 'releasing the lease'));
+      await cluster
+        ?.stop()
+        .catch((err: unknown) => logger.error({ error: errorText(err) }, 'stopping informers'));
+      await cleanup();
+      logger.info('stopped');
+      resolveDone(code);
+    })());
+
+  try {
+    const metricsServer: RunningServer = await startHttpServer(options.metricsPort, {
+      '/metrics': async () => {
+        const { contentType, body } = await metrics.exposition();
+        return { status: 200, contentType, body };
+      },
+    });
+    cleanups.push(() => metricsServer.close());
+    const healthServer = await startHttpServer(options.healthProbePort, health.routes());
+    cleanups.push(() => healthServer.close());
+
+    cluster = connectCluster({
+      kubeconfig: options.kubeconfig,
+      nodeClasses: [SimNodeClassResource],
+      userAgent: `karpenter-ts-controller/${env.version}`,
+    });
+    const c = cluster;
+    health.addReadyCheck('cache-sync', () => c.synced);
+    health.addReadyCheck('crd', () => c.crdsResolvable());
+    logger.info(
+      { server: cluster.server, provider: options.provider },
+      'connecting to the API server',
+    );
+    await cluster.start(CACHE_SYNC_TIMEOUT_SECONDS * 1000);
+    logger.info('caches synced');
+
+    const kwokLog = componentLogger(logger, 'kwok');
+    const sim = new SimCloudProvider({ instanceTypes: kwokInstanceTypes() });
+    const kwok = new KwokCloudProvider(sim, {
+      api: kwokClusterApi(cluster.client, cluster.request),
+      onError: (err, context) => kwokLog.warn({ error: errorText(err) }, context),
+    });
+    const client = cluster.client;
+    const managerOptions: ManagerOptions = {
+      client,
+      cloudProvider: kwok,
+      clock: systemClock,
+      logger,
+      metrics,
+      provisioner: {
+        idleSeconds: options.batchIdleDuration,
+        maxSeconds: options.batchMaxDuration,
+        minValuesPolicy: options.minValuesPolicy,
+        extraWellKnownLabels: Object.values(KwokLabels),
+      },
+      validation: { extraWellKnownLabels: Object.values(KwokLabels) },
+      periodic: [{ name: 'kwok', intervalSeconds: 1, run: () => kwok.sync() }],
+      nodeClassReconcilers: [(name) => reconcileSimNodeClass(client, systemClock, name)],
+    };
+    const startControllers = async () => {
+      manager = new Manager(managerOptions);
+      try {
+        await manager.start();
+      } catch (err) {
+        logger.error({ error: errorText(err) }, 'controllers failed to start');
+        void shutdown('controllers failed to start', 1);
+      }
+    };
+    if (options.disableLeaderElection) {
+      logger.info('leader election disabled; starting controllers');
+      await startControllers();
+    } else {
+      const namespace = options.leaderElectionNamespace || podNamespace() || 'kube-system';
+      const identity = `${hostname()}_${Math.random().toString(36).slice(2, 10)}`;
+      elector = cluster.leaderElector({
+        name: options.leaderElectionName,
+        namespace,
+        identity,
+        onStartedLeading: () => {
+          logger.info(
+            { lease: `${namespace}/${options.leaderElectionName}`, identity },
+            'became leader; starting controllers',
+          );
+          void startControllers();
+        },
+        onStoppedLeading: () => {
+          if (stopping === undefined) {
+            logger.error('lost the leader election lease');
+            void shutdown('lost the lease', 1);
+          }
+        },
+        onNewLeader: (holder) => logger.info({ holder }, 'leader observed'),
+        onError: (err) => logger.warn({ error: errorText(err) }, 'leader election attempt failed'),
+      });
+      elector.start();
+      logger.info(
+        { lease: `${namespace}/${options.leaderElectionName}`, identity },
+        'waiting for the leader election lease',
+      );
+    }
+
+    if (env.handleSignals !== false) {
+      const onSignal = (signal: string) => void shutdown(`received ${signal}`);
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+      cleanups.push(async () => {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      });
+    }
+    return {
+      metricsPort: metricsServer.port,
+      healthPort: healthServer.port,
+      done,
+      shutdown: (reason) => shutdown(reason),
+      get manager() {
+        return manager;
+      },
+    };
+  } catch (err) {
+    await cluster?.stop().catch(() => {});
+    await cleanup();
+    throw err;
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * Runs the controllers of @karpenter-ts/controllers against a live {@link KubeClient}, the way
+ * controller-runtime's manager runs upstream's: cluster-state informers, then one work queue per
+ * controller fed by watch events and by each reconciler's `requeueAfter`.
+ *
+ * | queue | key | fed by |
+ * | --- | --- | --- |
+ * | nodepool | NodePool name | NodePool events; NodeClass events (every pool) |
+ * | provisioner | singleton | its own requeue (1 s while idle), pod and node triggers |
+ * | pod-trigger | pod namespace/name | Pod events; requeue 10 s while provisionable |
+ * | node-trigger | Node name | Node events (disrupted taint) |
+ * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
+ * | termination | Node name | Node events while the Node is deleting |
+ * | garbagecollection | singleton | its own requeue (2 min) |
+ *
+ * Plus any extra periodic tasks (the kwok-like kubelets' sync). Worker counts are fixed (10 per
+ * queue, one for singletons), not scaled by CPU requests as upstream does.
+ */
+import type { NodeClaim, RuntimeValidationOptions } from '@karpenter-ts/api';
+import type { CloudProvider } from '@karpenter-ts/cloudprovider';
+import {
+  Cluster,
+  GarbageCollection,
+  NodeClaimLifecycle,
+  NodePoolReadiness,
+  NodePoolValidation,
+  NodeTermination,
+  Provisioner,
+  reconcileNodeTrigger,
+  reconcilePodTrigger,
+  startClusterInformers,
+  type Clock,
+  type KubeClient,
+  type ProvisionerOptions,
+  type ReconcileResult,
+} from '@karpenter-ts/controllers';
+import type { Logger } from 'pino';
+import { meteredCloudProvider } from '../observability/metered-cloud-provider.js';
+import type { OperatorMetrics } from '../observability/metrics.js';
+import { WorkQueue } from './work-queue.js';
+
+/** A task the manager runs every `intervalSeconds` while it leads (e.g. kwok kubelet sync). */
+export interface PeriodicTask {
+  readonly name: string;
+  readonly intervalSeconds: number;
+  run(): Promise<unknown>;
+}
+
+/** Options of {@link Manager}. */
+export interface ManagerOptions {
+  readonly client: KubeClient;
+  readonly cloudProvider: CloudProvider;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: OperatorMetrics;
+  /** Batching, solver and policies of the provisioner. */
+  readonly provisioner?: Partial<
+    Omit<ProvisionerOptions, 'client' | 'cluster' | 'cloudProvider' | 'clock'>
+  >;
+  readonly periodic?: readonly PeriodicTask[];
+  /** Extra NodePool-keyed reconcilers (e.g. a provider's NodeClass status); run per NodeClass event. */
+  readonly nodeClassReconcilers?: readonly ((name: string) => Promise<ReconcileResult>)[];
+  /** Provider label rules for NodePool validation (well-known labels, restricted domains). */
+  readonly validation?: RuntimeValidationOptions;
+}
+
+const Singleton = 'singleton';
+
+/** See the module comment. */
+export class Manager {
+  readonly cluster: Cluster;
+  readonly provisioner: Provisioner;
+  readonly #o: ManagerOptions;
+  readonly #queues: WorkQueue[] = [];
+  readonly #unwatch: (() => void)[] = [];
+  readonly #timers: NodeJS.Timeout[] = [];
+  #stopInformers: (() => void) | undefined;
+  #started = false;
+  #informersSynced = false;
+
+  constructor(options: ManagerOptions) {
+    this.#o = options;
+    const { client, clock, metrics } = options;
+    const cloud = (controller: string) =>
+      meteredCloudProvider(options.cloudProvider, metrics, controller);
+    this.cluster = new Cluster(clock);
+    this.provisioner = new Provisioner({
+      ...(options.provisioner ?? {}),
+      client,
+      cluster: this.cluster,
+      cloudProvider: cloud('provisioner'),
+      clock,
+    });
+    this.#instrumentProvisioner();
+  }
+
+  /** True once the cluster-state informers have listed everything (the readiness check). */
+  get synced(): boolean {
+    return this.#informersSynced;
+  }
+
+  /** Starts informers, queues, watches and periodic tasks. Resolves once cluster state has listed. */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    const { client, clock, logger, metrics } = this.#o;
+    const cloud = (controller: string) =>
+      meteredCloudProvider(this.#o.cloudProvider, metrics, controller);
+    const validation = new NodePoolValidation({ ...(this.#o.validation ?? {}), client, clock });
+    const readiness = new NodePoolReadiness({
+      client,
+      cloudProvider: cloud('nodepool.readiness'),
+      clock,
+    });
+    const lifecycle = new NodeClaimLifecycle({
+      client,
+      cloudProvider: cloud('nodeclaim.lifecycle'),
+      clock,
+    });
+    const termination = new NodeTermination({
+      client,
+      cloudProvider: cloud('node.termination'),
+      clock,
+    });
+    const gc = new GarbageCollection({
+      client,
+      cloudProvider: cloud('nodeclaim.garbagecollection'),
+      clock,
+    });
+
+    const queue = (
+      name: string,
+      reconcile: (key: string) => Promise<ReconcileResult | void>,
+      concurrency = 10,
+    ) => {
+      const log = logger.child({ logger: `controller.${name}` });
+      const q = new WorkQueue({
+        name,
+        reconcile,
+        concurrency,
+        onError: (key, err, retry) =>
+          log.error({ key, error: errorText(err), retryInSeconds: retry }, 'reconciler error'),
+      });
+      this.#queues.push(q);
+      return q;
+    };
+    const nodePools = queue('nodepool', async (name) => {
+      const v = await validation.reconcile(name);
+      const r = await readiness.reconcile(name);
+      return earliest(v, r);
+    });
+    const extra = this.#o.nodeClassReconcilers ?? [];
+    const nodeClasses = queue('nodeclass', async (name) => {
+      let result: ReconcileResult = {};
+      for (const reconcile of extra) result = earliest(result, await reconcile(name));
+      return result;
+    });
+    const provisioner = queue('provisioner', () => this.provisioner.reconcile(), 1);
+    const podTrigger = queue('pod-trigger', async (key) => {
+      const [namespace, name] = splitKey(key);
+      const pod = await client.get('Pod', { namespace, name });
+      return pod === undefined ? {} : reconcilePodTrigger(this.provisioner, pod);
+    });
+    const nodeTrigger = queue('node-trigger', async (name) => {
+      const node = await client.get('Node', { name });
+      return node === undefined ? {} : reconcileNodeTrigger(this.provisioner, node);
+    });
+    const nodeClaims = queue('nodeclaim', (name) => lifecycle.reconcile(name));
+    const terminations = queue('termination', (name) => termination.reconcile(name));
+    const garbage = queue('garbagecollection', () => gc.reconcile(), 1);
+
+    // Counters fed from what the API server reports, only for objects created after start.
+    const startedAt = Date.now() - 1000;
+    const createdSinceStart = (ts: Date | string | undefined) =>
+      ts !== undefined && new Date(ts).getTime() >= startedAt;
+
+    this.#unwatch.push(
+      client.watch('NodePool', (e) => nodePools.add(e.object.metadata.name ?? '')),
+      client.watch('NodeClass', async (e) => {
+        nodeClasses.add(e.object.metadata.name ?? '');
+        for (const pool of await client.list('NodePool')) nodePools.add(pool.metadata.name ?? '');
+      }),
+      client.watch('Pod', (e) => {
+        if (e.type === 'DELETED') return;
+        podTrigger.add(
+          `${e.object.metadata?.namespace ?? 'default'}/${e.object.metadata?.name ?? ''}`,
+        );
+      }),
+      client.watch('NodeClaim', (e) => {
+        nodeClaims.add(e.object.metadata.name ?? '');
+        if (e.type === 'DELETED') metrics.nodeClaimTerminated(e.object);
+      }),
+      client.watch('Node', (e) => {
+        const node = e.object;
+        const name = node.metadata?.name ?? '';
+        if (e.type === 'DELETED') metrics.nodeTerminated(node);
+        else if (e.type === 'ADDED' && createdSinceStart(node.metadata?.creationTimestamp))
+          metrics.nodeCreated(node);
+        if (e.type !== 'DELETED') nodeTrigger.add(name);
+        if (node.metadata?.deletionTimestamp !== undefined && e.type !== 'DELETED')
+          terminations.add(name);
+        void this.#claimOf(node.spec?.providerID).then((claim) => {
+          if (claim !== undefined) nodeClaims.add(claim);
+        });
+      }),
+    );
+    this.#stopInformers = await startClusterInformers(client, this.cluster);
+    this.#informersSynced = true;
+    metrics.setSource({
+      clusterStateSynced: () => this.cluster.synced(client),
+      clusterStateNodeCount: () => this.cluster.nodes().length,
+      pods: () => client.list('Pod'),
+      nodes: () => client.list('Node'),
+    });
+
+    for (const q of this.#queues) q.start();
+    for (const pool of await client.list('NodePool')) nodePools.add(pool.metadata.name ?? '');
+    for (const nc of await client.list('NodeClass')) nodeClasses.add(nc.metadata.name ?? '');
+    for (const nc of await client.list('NodeClaim')) nodeClaims.add(nc.metadata.name ?? '');
+    for (const node of await client.list('Node'))
+      if (node.metadata?.deletionTimestamp !== undefined)
+        terminations.add(node.metadata?.name ?? '');
+    provisioner.add(Singleton);
+    garbage.add(Singleton, 120);
+
+    for (const task of this.#o.periodic ?? []) {
+      const log = logger.child({ logger: `controller.${task.name}` });
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        task
+          .run()
+          .catch((err: unknown) => log.error({ error: errorText(err) }, 'periodic task failed'))
+          .finally(() => (running = false));
+      }, task.intervalSeconds * 1000);
+      this.#timers.push(timer);
+    }
+    logger.info({ queues: this.#queues.map((q) => q.name) }, 'controllers started');
+  }
+
+  /** Stops watches, timers and informers, and waits for running reconciles. */
+  async stop(): Promise<void> {
+    for (const t of this.#timers) clearInterval(t);
+    for (const u of this.#unwatch) u();
+    this.#unwatch.length = 0;
+    await Promise.all(this.#queues.map((q) => q.stop()));
+    this.#stopInformers?.();
+    this.#stopInformers = undefined;
+  }
+
+  async #claimOf(providerID: string | undefined): Promise<string | undefined> {
+    if (!providerID) return undefined;
+    const [claim] = await this.#o.client.list('NodeClaim', { providerID });
+    return claim?.metadata.name;
+  }
+
+  /** Times the scheduling simulation and counts created node claims (upstream's metrics). */
+  #instrumentProvisioner(): void {
+    const { metrics } = this.#o;
+    const p = this.provisioner;
+    const schedule = p.schedule.bind(p);
+    p.schedule = async () => {
+      const end = metrics.schedulingDuration.startTimer({ controller: 'provisioner' });
+      try {
+        const out = await schedule();
+        metrics.unschedulablePods.set({ controller: 'provisioner' }, out.results.podErrors.size);
+        return out;
+      } finally {
+        end();
+      }
+    };
+    const provision = p.provision.bind(p);
+    p.provision = async () => {
+      const out = await provision();
+      for (const nc of out.created as NodeClaim[]) metrics.nodeClaimCreated(nc, 'provisioning');
+      if (out.created.length > 0 || out.pods.length > 0) {
+        this.#o.logger.info(
+          {
+            pods: out.pods.length,
+            nodeClaims: out.created.map((c) => c.metadata.name),
+            unschedulable: out.results.podErrors.size,
+          },
+          'computed new nodeclaim(s) to fit pod(s)',
+        );
+      }
+      return out;
+    };
+  }
+}
+
+function earliest(a: ReconcileResult | void, b: ReconcileResult | void): ReconcileResult {
+  const x = a?.requeueAfter;
+  const y = b?.requeueAfter;
+  if (x === undefined) return y === undefined ? {} : { requeueAfter: y };
+  if (y === undefined) return { requeueAfter: x };
+  return { requeueAfter: Math.min(x, y) };
+}
+
+function splitKey(key: string): [string, string] {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+/** An error as one line for the log. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
