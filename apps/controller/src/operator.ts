@@ -37,6 +37,8 @@ export interface RunningOperator {
   shutdown(reason: string): Promise<void>;
   /** The controllers, once this replica leads. */
   readonly manager: Manager | undefined;
+  /** The sim cloud in kwok-like mode (its `inner` lists the running machines). */
+  readonly cloudProvider: KwokCloudProvider;
 }
 
 /** Dependencies {@link startOperator} takes from the process (tests pass their own). */
@@ -212,6 +214,7 @@ export async function startOperator(
       get manager() {
         return manager;
       },
+      cloudProvider: kwok,
     };
   } catch (err) {
     await cluster?.stop().catch(() => {});
