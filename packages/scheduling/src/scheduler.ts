@@ -56,7 +56,7 @@ import type {
 } from './scheduler-types.js';
 import { toleratesAll } from './taints.js';
 import { TopologyDomains } from './topology/domains.js';
-import { Topology, type AttemptTopology } from './topology/topology.js';
+import { Topology, TopologyGroupSpecs, type AttemptTopology } from './topology/topology.js';
 
 const HOSTNAME = Labels.Hostname;
 const WELL_KNOWN = WELL_KNOWN_LABELS_ALLOW_UNDEFINED;
@@ -116,6 +116,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   private readonly maxInstanceTypes: number;
   private readonly poolsHavePreferNoSchedule: boolean;
   private readonly podData = new WeakMap<Pod, PodData>();
+  private readonly groupSpecs: TopologyGroupSpecs;
 
   /**
    * @throws Error naming the field for malformed options (pools, quantities, requirements, an
@@ -139,6 +140,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       throw new Error(`maxInstanceTypes must be a positive integer, got ${this.maxInstanceTypes}`);
     }
     this.solver = createSolver(options.solver ?? 'wasm');
+    this.groupSpecs = new TopologyGroupSpecs(options.namespaceLabels);
     this.daemons = (options.daemonSetPods ?? []).map((p) => daemonPod(p));
 
     for (const pool of orderByWeight(options.nodePools)) {
@@ -219,6 +221,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       poolsHavePreferNoSchedule: this.poolsHavePreferNoSchedule,
       options: this.options,
       data: (pod: Pod) => this.data(pod),
+      groupSpecs: this.groupSpecs,
     };
   }
 }
@@ -270,7 +273,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     this.scratch = new Uint32Array(this.catalog.words);
     this.fit = new Uint32Array(this.catalog.words);
     this.zeros = new Float64Array(this.columns.length);
-    this.topology = new Topology(this.domains, this.s.options.namespaceLabels);
+    this.topology = new Topology(this.domains, this.s.groupSpecs);
     this.registerDomains();
     this.remaining = this.templates.map((t) =>
       t.limits === undefined ? undefined : { ...t.limits },

@@ -272,6 +272,51 @@ function storeMask(dst: usize): bool {
   return changed;
 }
 
+// Does row `t` reach the claim's headroom in some (real) resource? A row that does not can
+// leave the claim's options without changing the headroom.
+// @ts-ignore: decorator
+@inline function rowAttains(t: i32, h: usize): bool {
+  const row = rowPtr(t);
+  for (let k = 0; k < RP; k += 2) {
+    const off = <usize>k << 3;
+    const ge = f64x2.ge(v128.load(row + off), v128.load(h + off));
+    // with an odd resource count the last pair's second lane is padding: ignore it
+    if (k + 1 < R ? v128.any_true(ge) : i64x2.extract_lane(ge, 0) != 0) return true;
+  }
+  return false;
+}
+
+// Copies the scratch mask into the claim's mask (clearing bits at or beyond typeCount) and says
+// whether the headroom must be recomputed: only when a row was added, or a removed row attained
+// the headroom in some resource. Pods usually just drop a few small rows, or none.
+function storeMaskNeedsHeadroom(claim: i32): bool {
+  const dst = cmaskP + ((<usize>claim * W) << 2);
+  const h = headP + ((<usize>claim * RP) << 3);
+  let rescan = false;
+  for (let w = 0; w < W; w++) {
+    let m = load<u32>(maskP + (<usize>w << 2));
+    if (w == W - 1) m &= lastWordMask;
+    const at = dst + (<usize>w << 2);
+    const old = load<u32>(at);
+    if (old == m) continue;
+    store<u32>(at, m);
+    if (rescan) continue;
+    if (m & ~old) {
+      rescan = true;
+      continue;
+    }
+    let removed = old & ~m;
+    while (removed) {
+      if (rowAttains((w << 5) + <i32>ctz(removed), h)) {
+        rescan = true;
+        break;
+      }
+      removed &= removed - 1;
+    }
+  }
+  return rescan;
+}
+
 // ---- buckets ------------------------------------------------------------------------------------
 
 // dst = max(dst, headroom - requests of `claim`)
@@ -482,8 +527,7 @@ export function commit(claim: i32): void {
   vecAdd(c, c, reqP);
   const pp = podsP + (<usize>claim << 2);
   store<i32>(pp, load<i32>(pp) + 1);
-  // headroom depends only on the mask; pods that leave every option in place skip the rescan
-  if (storeMask(cmaskP + ((<usize>claim * W) << 2))) computeHeadroom(claim);
+  if (storeMaskNeedsHeadroom(claim)) computeHeadroom(claim);
   if (isOpen) bucketAdd(claim);
 }
 

@@ -192,8 +192,7 @@ export class TsSolver implements Solver {
     if (isOpen) this.bucketRemove(claim);
     for (let r = 0; r < R; r++) this.requests[claim * R + r]! += requests[r]!;
     this.pods[claim]! += 1;
-    // headroom depends only on the mask; pods that leave every option in place skip the rescan
-    if (this.storeMask(claim, mask)) this.computeHeadroom(claim);
+    if (this.storeMaskNeedsHeadroom(claim, mask)) this.computeHeadroom(claim);
     if (isOpen) this.bucketAdd(claim);
   }
 
@@ -308,6 +307,41 @@ export class TsSolver implements Solver {
       }
     }
     return changed;
+  }
+
+  // Stores the claim's new mask and says whether the headroom must be recomputed: only when a
+  // row was added, or a removed row attained the headroom in some resource. Pods usually just
+  // drop a few small rows, or none.
+  private storeMaskNeedsHeadroom(claim: number, mask: Uint32Array): boolean {
+    const W = this.maskWords;
+    const R = this.resourceCount;
+    const masks = this.masks;
+    const alloc = this.allocatable;
+    const head = this.headroom;
+    let rescan = false;
+    for (let w = 0; w < W; w++) {
+      const m = (w === W - 1 ? mask[w]! & this.lastMask : mask[w]!) >>> 0;
+      const old = masks[claim * W + w]!;
+      if (old === m) continue;
+      masks[claim * W + w] = m;
+      if (rescan) continue;
+      if ((m & ~old) !== 0) {
+        rescan = true;
+        continue;
+      }
+      let removed = old & ~m;
+      while (removed !== 0 && !rescan) {
+        const t = (w << 5) + ctz(removed);
+        removed &= removed - 1;
+        for (let r = 0; r < R; r++) {
+          if (alloc[t * R + r]! >= head[claim * R + r]!) {
+            rescan = true;
+            break;
+          }
+        }
+      }
+    }
+    return rescan;
   }
 
   private computeHeadroom(claim: number): void {

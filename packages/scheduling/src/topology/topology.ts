@@ -92,16 +92,14 @@ export class Topology {
   private readonly placements: Placement[] = [];
   /** A pod's own groups, per constraints object (the unrelaxed constraints are cached per pod). */
   private readonly groupCache = new WeakMap<PodConstraints, TopologyGroup[]>();
-  /** Compiled selectors by their JSON text: thousands of pods of one workload share a handful. */
-  private readonly selectorCache = new Map<string, LabelMatcher>();
 
   constructor(
     readonly domains: TopologyDomains,
-    /** Labels of namespaces, for `namespaceSelector` in affinity terms. */
-    private readonly namespaceLabels: ReadonlyMap<
-      string,
-      Readonly<Record<string, string>>
-    > = new Map(),
+    /**
+     * Group identities per pod and term, shared by the batches of one scheduler (a pod's groups
+     * are the same in every batch; only their counts differ).
+     */
+    private readonly specs: TopologyGroupSpecs = new TopologyGroupSpecs(),
   ) {}
 
   /** Number of groups created so far. */
@@ -126,7 +124,7 @@ export class Topology {
     }
     const inverseHashes: string[] = [];
     for (const term of requiredAntiAffinity) {
-      const g = this.inverseGroup(pod, term);
+      const g = this.group(this.specs.inverse(pod, term));
       g.record(requirements.get(g.key));
       inverseHashes.push(g.hash);
     }
@@ -143,7 +141,7 @@ export class Topology {
   prepare(pod: TopologyPod, constraints: PodConstraints, strict: Requirements): AttemptTopology {
     let groups = this.groupCache.get(constraints);
     if (groups === undefined) {
-      groups = this.groupsFor(pod, constraints, strict);
+      groups = this.specs.forPod(pod, constraints, strict).map((spec) => this.group(spec));
       this.groupCache.set(constraints, groups);
     }
     const inverse = this.inverseGroups.filter((g) => g.selects(pod.namespace, pod.labels));
@@ -369,127 +367,9 @@ export class Topology {
     return min;
   }
 
-  /** The pod's own groups (spread, affinity, anti-affinity), created on first use. */
-  groupsFor(pod: TopologyPod, c: PodConstraints, strict: Requirements): TopologyGroup[] {
-    const out: TopologyGroup[] = [];
-    for (const tsc of c.topologySpread) out.push(this.spreadGroup(pod, tsc, strict, c.tolerations));
-    for (const term of c.requiredAffinity) out.push(this.termGroup(pod, 'affinity', term));
-    for (const w of c.preferredAffinity)
-      out.push(this.termGroup(pod, 'affinity', w.podAffinityTerm));
-    for (const term of c.requiredAntiAffinity) out.push(this.termGroup(pod, 'anti-affinity', term));
-    for (const w of c.preferredAntiAffinity) {
-      out.push(this.termGroup(pod, 'anti-affinity', w.podAffinityTerm));
-    }
-    return out;
-  }
-
-  private spreadGroup(
-    pod: TopologyPod,
-    tsc: TopologySpreadConstraint,
-    strict: Requirements,
-    tolerations: readonly Toleration[],
-  ): TopologyGroup {
-    const selector = withLabelKeys(tsc.labelSelector, pod.labels, tsc.matchLabelKeys, undefined);
-    const honorAffinity = (tsc.nodeAffinityPolicy ?? 'Honor') === 'Honor';
-    const honorTaints = tsc.nodeTaintsPolicy === 'Honor';
-    const filter: TopologyNodeFilter | undefined =
-      honorAffinity || honorTaints
-        ? {
-            ...(honorAffinity ? { requirements: strict } : {}),
-            ...(honorTaints ? { tolerations } : {}),
-            key: `${honorAffinity ? strict.toString() : '*'}|${honorTaints ? JSON.stringify(tolerations) : '*'}`,
-          }
-        : undefined;
-    return this.group({
-      kind: 'spread',
-      key: tsc.topologyKey,
-      namespaces: new Set([pod.namespace]),
-      selector,
-      inverse: false,
-      maxSkew: tsc.maxSkew,
-      minDomains: tsc.minDomains,
-      filter,
-    });
-  }
-
-  private termGroup(
-    pod: TopologyPod,
-    kind: 'affinity' | 'anti-affinity',
-    term: PodAffinityTerm,
-  ): TopologyGroup {
-    return this.group({
-      kind,
-      key: term.topologyKey,
-      namespaces: this.termNamespaces(pod, term),
-      selector: withLabelKeys(
-        term.labelSelector,
-        pod.labels,
-        term.matchLabelKeys,
-        term.mismatchLabelKeys,
-      ),
-      inverse: false,
-    });
-  }
-
-  private inverseGroup(pod: TopologyPod, term: PodAffinityTerm): TopologyGroup {
-    return this.group({
-      kind: 'anti-affinity',
-      key: term.topologyKey,
-      namespaces: this.termNamespaces(pod, term),
-      selector: withLabelKeys(
-        term.labelSelector,
-        pod.labels,
-        term.matchLabelKeys,
-        term.mismatchLabelKeys,
-      ),
-      inverse: true,
-    });
-  }
-
-  /** The pod's namespace by default; the listed namespaces plus those `namespaceSelector` matches. */
-  private termNamespaces(pod: TopologyPod, term: PodAffinityTerm): NamespaceSet {
-    const listed = term.namespaces ?? [];
-    const selector = term.namespaceSelector;
-    if (selector === undefined || selector === null) {
-      return new Set(listed.length > 0 ? listed : [pod.namespace]);
-    }
-    const noRules =
-      Object.keys(selector.matchLabels ?? {}).length === 0 &&
-      (selector.matchExpressions ?? []).length === 0;
-    if (noRules) return 'all';
-    const matcher = compileLabelSelector(selector);
-    const out = new Set(listed);
-    for (const [name, labels] of this.namespaceLabels) if (matcher.matches(labels)) out.add(name);
-    return out;
-  }
-
-  private group(spec: {
-    kind: TopologyGroupKind;
-    key: string;
-    namespaces: NamespaceSet;
-    selector: LabelSelector | undefined;
-    inverse: boolean;
-    maxSkew?: number;
-    minDomains?: number;
-    filter?: TopologyNodeFilter;
-  }): TopologyGroup {
-    const selectorText = JSON.stringify(spec.selector ?? null);
-    let matcher = this.selectorCache.get(selectorText);
-    if (matcher === undefined) {
-      matcher = compileLabelSelector(spec.selector);
-      this.selectorCache.set(selectorText, matcher);
-    }
-    const ns = spec.namespaces === 'all' ? '*' : [...spec.namespaces].sort().join(',');
-    const hash = [
-      spec.kind,
-      spec.inverse ? 'inverse' : '',
-      spec.key,
-      ns,
-      spec.maxSkew ?? '',
-      spec.minDomains ?? '',
-      matcher.key,
-      spec.filter?.key ?? '',
-    ].join('|');
+  /** The group of a spec, created (and counted over everything placed so far) on first use. */
+  private group(spec: GroupSpec): TopologyGroup {
+    const hash = spec.hash;
     const existing = this.byHash.get(hash);
     if (existing !== undefined) return existing;
     const g = new TopologyGroup(
@@ -498,7 +378,7 @@ export class Topology {
       spec.kind,
       spec.key,
       spec.namespaces,
-      matcher,
+      spec.matcher,
       spec.inverse,
       spec.maxSkew ?? 0,
       spec.minDomains,
@@ -522,6 +402,178 @@ export class Topology {
       }
     }
     return g;
+  }
+}
+
+/** The identity and parameters of a topology group, independent of any batch's counts. */
+export interface GroupSpec {
+  readonly kind: TopologyGroupKind;
+  readonly key: string;
+  readonly namespaces: NamespaceSet;
+  readonly matcher: LabelMatcher;
+  readonly inverse: boolean;
+  readonly maxSkew?: number;
+  readonly minDomains?: number;
+  readonly filter?: TopologyNodeFilter;
+  /** Equal constraints of different pods give equal hashes (and share one group). */
+  readonly hash: string;
+}
+
+/**
+ * Group specs per pod, computed once per constraints object (and per required anti-affinity
+ * term) and shared by every batch of one scheduler: building them (selectors with label keys
+ * folded in, their canonical text, the hash) costs more than the scheduling attempt itself.
+ * Specs depend on the pod's labels and namespace and on the namespace labels, all fixed for the
+ * scheduler's lifetime; the pod is kept with each entry and a different pod recomputes.
+ */
+export class TopologyGroupSpecs {
+  private readonly byConstraints = new WeakMap<
+    PodConstraints,
+    { pod: TopologyPod; specs: GroupSpec[] }
+  >();
+  private readonly byTerm = new WeakMap<PodAffinityTerm, { pod: TopologyPod; spec: GroupSpec }>();
+  /** Compiled selectors by their JSON text: thousands of pods of one workload share a handful. */
+  private readonly selectorCache = new Map<string, LabelMatcher>();
+
+  constructor(
+    /** Labels of namespaces, for `namespaceSelector` in affinity terms. */
+    private readonly namespaceLabels: ReadonlyMap<
+      string,
+      Readonly<Record<string, string>>
+    > = new Map(),
+  ) {}
+
+  /** The pod's own group specs (spread, affinity, anti-affinity) under these constraints. */
+  forPod(pod: TopologyPod, c: PodConstraints, strict: Requirements): GroupSpec[] {
+    const cached = this.byConstraints.get(c);
+    if (cached !== undefined && cached.pod === pod) return cached.specs;
+    const out: GroupSpec[] = [];
+    for (const tsc of c.topologySpread) out.push(this.spreadSpec(pod, tsc, strict, c.tolerations));
+    for (const term of c.requiredAffinity) out.push(this.termSpec(pod, 'affinity', term, false));
+    for (const w of c.preferredAffinity)
+      out.push(this.termSpec(pod, 'affinity', w.podAffinityTerm, false));
+    for (const term of c.requiredAntiAffinity)
+      out.push(this.termSpec(pod, 'anti-affinity', term, false));
+    for (const w of c.preferredAntiAffinity) {
+      out.push(this.termSpec(pod, 'anti-affinity', w.podAffinityTerm, false));
+    }
+    this.byConstraints.set(c, { pod, specs: out });
+    return out;
+  }
+
+  /** The inverse group spec of one of the pod's required anti-affinity terms. */
+  inverse(pod: TopologyPod, term: PodAffinityTerm): GroupSpec {
+    const cached = this.byTerm.get(term);
+    if (cached !== undefined && cached.pod === pod) return cached.spec;
+    const spec = this.termSpec(pod, 'anti-affinity', term, true);
+    this.byTerm.set(term, { pod, spec });
+    return spec;
+  }
+
+  private spreadSpec(
+    pod: TopologyPod,
+    tsc: TopologySpreadConstraint,
+    strict: Requirements,
+    tolerations: readonly Toleration[],
+  ): GroupSpec {
+    const selector = withLabelKeys(tsc.labelSelector, pod.labels, tsc.matchLabelKeys, undefined);
+    const honorAffinity = (tsc.nodeAffinityPolicy ?? 'Honor') === 'Honor';
+    const honorTaints = tsc.nodeTaintsPolicy === 'Honor';
+    const filter: TopologyNodeFilter | undefined =
+      honorAffinity || honorTaints
+        ? {
+            ...(honorAffinity ? { requirements: strict } : {}),
+            ...(honorTaints ? { tolerations } : {}),
+            key: `${honorAffinity ? strict.toString() : '*'}|${honorTaints ? JSON.stringify(tolerations) : '*'}`,
+          }
+        : undefined;
+    return this.spec({
+      kind: 'spread',
+      key: tsc.topologyKey,
+      namespaces: new Set([pod.namespace]),
+      selector,
+      inverse: false,
+      maxSkew: tsc.maxSkew,
+      minDomains: tsc.minDomains,
+      filter,
+    });
+  }
+
+  private termSpec(
+    pod: TopologyPod,
+    kind: 'affinity' | 'anti-affinity',
+    term: PodAffinityTerm,
+    inverse: boolean,
+  ): GroupSpec {
+    return this.spec({
+      kind,
+      key: term.topologyKey,
+      namespaces: this.termNamespaces(pod, term),
+      selector: withLabelKeys(
+        term.labelSelector,
+        pod.labels,
+        term.matchLabelKeys,
+        term.mismatchLabelKeys,
+      ),
+      inverse,
+    });
+  }
+
+  /** The pod's namespace by default; the listed namespaces plus those `namespaceSelector` matches. */
+  private termNamespaces(pod: TopologyPod, term: PodAffinityTerm): NamespaceSet {
+    const listed = term.namespaces ?? [];
+    const selector = term.namespaceSelector;
+    if (selector === undefined || selector === null) {
+      return new Set(listed.length > 0 ? listed : [pod.namespace]);
+    }
+    const noRules =
+      Object.keys(selector.matchLabels ?? {}).length === 0 &&
+      (selector.matchExpressions ?? []).length === 0;
+    if (noRules) return 'all';
+    const matcher = compileLabelSelector(selector);
+    const out = new Set(listed);
+    for (const [name, labels] of this.namespaceLabels) if (matcher.matches(labels)) out.add(name);
+    return out;
+  }
+
+  private spec(spec: {
+    kind: TopologyGroupKind;
+    key: string;
+    namespaces: NamespaceSet;
+    selector: LabelSelector | undefined;
+    inverse: boolean;
+    maxSkew?: number;
+    minDomains?: number;
+    filter?: TopologyNodeFilter;
+  }): GroupSpec {
+    const selectorText = JSON.stringify(spec.selector ?? null);
+    let matcher = this.selectorCache.get(selectorText);
+    if (matcher === undefined) {
+      matcher = compileLabelSelector(spec.selector);
+      this.selectorCache.set(selectorText, matcher);
+    }
+    const ns = spec.namespaces === 'all' ? '*' : [...spec.namespaces].sort().join(',');
+    const hash = [
+      spec.kind,
+      spec.inverse ? 'inverse' : '',
+      spec.key,
+      ns,
+      spec.maxSkew ?? '',
+      spec.minDomains ?? '',
+      matcher.key,
+      spec.filter?.key ?? '',
+    ].join('|');
+    return {
+      kind: spec.kind,
+      key: spec.key,
+      namespaces: spec.namespaces,
+      matcher,
+      inverse: spec.inverse,
+      maxSkew: spec.maxSkew,
+      minDomains: spec.minDomains,
+      filter: spec.filter,
+      hash,
+    };
   }
 }
 
