@@ -1,0 +1,734 @@
+/**
+ * The Azure (AKS) cloud provider: launches node claims as VMs through ARM (NIC, then VM), reads
+ * them back, deletes them, reports drift, and lists leaked resources for garbage collection.
+ * Behaviour follows upstream's `aksscriptless` VM path (reference azure-provider.md 5-7); the
+ * differences are listed in the package README.
+ */
+import type { VirtualMachine } from '@azure/arm-compute';
+import type { NodeClaim, NodePool } from '@karpenter-ts/api';
+import {
+  CreateError,
+  InsufficientCapacityError,
+  NodeClaimNotFoundError,
+  NodeClassNotReadyError,
+  systemClock,
+  type CloudProvider,
+  type Clock,
+  type InstanceType,
+  type NodeClassKind,
+  type OfferingKey,
+  type RepairPolicy,
+} from '@karpenter-ts/cloudprovider';
+import {
+  Requirements,
+  formatResourceList,
+  resourceListFromQuantities,
+  type ResourceList,
+} from '@karpenter-ts/scheduling';
+import { AKSLabels, AzureLabels } from '../labels.js';
+import { allAzureSkus, type AzureSku } from '../catalog/sku.js';
+import { REGIONAL_ZONE } from '../catalog/zones.js';
+import { AzureCatalog, instanceTypeParameters } from '../instancetype/get-instance-types.js';
+import type { AzureInstanceType } from '../instancetype/instance-type.js';
+import { clusterLabelValue } from '../instancetype/labels.js';
+import { AKSNodeClassGroup, AKSNodeClassKind, type AKSNodeClass } from '../nodeclass/types.js';
+import {
+  armErrorOf,
+  classifyLaunchError,
+  isNotFound,
+  type AttemptedOffering,
+} from '../launch/arm-errors.js';
+import { bootstrapCustomData } from '../launch/custom-data.js';
+import { imageForInstanceType } from '../launch/images.js';
+import {
+  nodeClaimNameForVm,
+  parseProviderID,
+  providerIDForVm,
+  vmNameForNodeClaim,
+} from '../launch/naming.js';
+import { launchCandidates, type LaunchCandidate } from '../launch/selection.js';
+import { isClusterResource, launchTags, LaunchTags } from '../launch/tags.js';
+import { UnavailableOfferingsCache } from '../launch/unavailable-offerings.js';
+import { networkInterfaceBody, virtualMachineBody } from '../launch/vm-template.js';
+import { driftReason, KubeletIdentityLabel } from './drift.js';
+import { nodeClaimFromVm } from './instance.js';
+import {
+  NodeClassHashAnnotation,
+  NodeClassHashVersion,
+  NodeClassHashVersionAnnotation,
+  currentNodeClassHash,
+} from './nodeclass-hash.js';
+import type { AzureCloudProviderOptions } from './options.js';
+
+const NodePoolLabel = 'karpenter.sh/nodepool';
+
+/** Resources the garbage collector may delete (names in the node resource group). */
+export interface AzureGarbage {
+  /** VMs tagged for this cluster whose node claim no longer exists (older than the grace period). */
+  readonly virtualMachines: readonly string[];
+  /** NICs tagged for this cluster that belong to neither a VM nor an existing node claim. */
+  readonly networkInterfaces: readonly string[];
+}
+
+/** Labels a kubelet may set on its own Node (NodeRestriction admission); other kubernetes.io keys are dropped. */
+function kubeletMaySet(key: string): boolean {
+  const slash = key.indexOf('/');
+  const domain = slash < 0 ? '' : key.slice(0, slash);
+  if (!/(^|\.)(kubernetes\.io|k8s\.io)$/.test(domain)) return true;
+  if (domain === 'kubelet.kubernetes.io' || domain === 'node.kubernetes.io') return true;
+  return [
+    'kubernetes.io/arch',
+    'kubernetes.io/os',
+    'topology.kubernetes.io/region',
+    'topology.kubernetes.io/zone',
+  ].includes(key);
+}
+
+function armZone(zoneLabel: string): string | undefined {
+  return zoneLabel === REGIONAL_ZONE ? undefined : zoneLabel.slice(zoneLabel.lastIndexOf('-') + 1);
+}
+
+/** The Azure provider. */
+export class AzureCloudProvider implements CloudProvider {
+  readonly name = 'azure';
+  readonly #o: AzureCloudProviderOptions;
+  readonly #clock: Clock;
+  readonly #cache: UnavailableOfferingsCache;
+  readonly #catalog: AzureCatalog;
+  readonly #skus: ReadonlyMap<string, AzureSku>;
+  #catalogSeq = -1;
+  readonly #deleting = new Map<string, Promise<void>>();
+
+  constructor(options: AzureCloudProviderOptions) {
+    for (const field of [
+      'subscriptionId',
+      'location',
+      'nodeResourceGroup',
+      'clusterName',
+      'vnetSubnetID',
+    ] as const) {
+      if (!options[field]) throw new Error(`azure provider: option ${field} is required`);
+    }
+    this.#o = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#cache = new UnavailableOfferingsCache({ clock: this.#clock });
+    const skus = options.skus ?? allAzureSkus();
+    this.#skus = new Map(skus.map((s) => [s.name, s]));
+    this.#catalog = new AzureCatalog({
+      skus,
+      nodeResourceGroup: options.nodeResourceGroup,
+      ...(options.pricing ? { pricing: options.pricing } : {}),
+      ...(options.networkPlugin ? { networkPlugin: options.networkPlugin } : {}),
+      ...(options.networkPluginMode !== undefined
+        ? { networkPluginMode: options.networkPluginMode }
+        : {}),
+      ...(options.vmMemoryOverheadPercent !== undefined
+        ? { vmMemoryOverheadPercent: options.vmMemoryOverheadPercent }
+        : {}),
+      isUnavailable: (sku, zone, capacityType) => {
+        const s = this.#skus.get(sku);
+        return this.#cache.isUnavailable({
+          sku,
+          family: s?.armFamily,
+          vCPUs: s?.vCPUs ?? 0,
+          zone,
+          capacityType,
+        });
+      },
+    });
+  }
+
+  /** The unavailable-offerings cache (inspection, tests, and flushing on operator request). */
+  get unavailableOfferings(): UnavailableOfferingsCache {
+    return this.#cache;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // create
+
+  /**
+   * Launches the node claim: picks the cheapest available offering among its instance-type
+   * options, creates the NIC then the VM (waiting for both long-running operations), and returns
+   * the claim with provider ID, labels, capacity, allocatable, image and NodeClass hash.
+   *
+   * A capacity or quota error marks the unavailable-offerings cache and, up to
+   * `maxLaunchAttempts`, tries the next offering; NIC and VM of a failed attempt are deleted.
+   * Idempotent per node claim name: an existing VM for it is returned as is.
+   *
+   * Raises InsufficientCapacityError (NodeClass missing, no offering left, regional quota),
+   * NodeClassNotReadyError, or CreateError (`InvalidNodeClaim`, `NoCompatibleImage`,
+   * `LaunchFailed` with ARM's code and message).
+   */
+  async create(nodeClaim: NodeClaim): Promise<NodeClaim> {
+    const name = nodeClaim.metadata.name ?? '';
+    if (name === '') throw new CreateError('InvalidNodeClaim', 'node claim has no metadata.name');
+    const nodeClass = await this.#readyNodeClass(nodeClaim.spec.nodeClassRef.name, name);
+    let requests: ResourceList;
+    try {
+      requests = resourceListFromQuantities(nodeClaim.spec.resources?.requests ?? {});
+    } catch (cause) {
+      throw new CreateError(
+        'InvalidNodeClaim',
+        `node claim ${name}: spec.resources.requests: ${(cause as Error).message}`,
+        { cause },
+      );
+    }
+    const requirements = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements);
+    const vmName = vmNameForNodeClaim(name);
+
+    const existing = await this.#getVm(vmName);
+    if (existing && existing.provisioningState !== 'Failed')
+      return this.#launchedFromExisting(nodeClaim, existing, nodeClass);
+
+    const tried: OfferingKey[] = [];
+    const maxAttempts = this.#o.maxLaunchAttempts ?? 3;
+    let lastCause: unknown;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const all = launchCandidates(
+        this.#instanceTypes(nodeClass),
+        requirements,
+        requests,
+        this.#o.random,
+      );
+      const candidates = all.filter(
+        (c) => imageForInstanceType(nodeClass, c.instanceType) !== undefined,
+      );
+      if (all.length > 0 && candidates.length === 0)
+        throw new CreateError(
+          'NoCompatibleImage',
+          `node claim ${name}: no image in AKSNodeClass ${nodeClass.metadata.name} status.images fits any of its instance types`,
+        );
+      const chosen = candidates[0];
+      if (!chosen) break;
+      const key = {
+        instanceType: chosen.instanceType.name,
+        zone: chosen.offering.zone,
+        capacityType: chosen.offering.capacityType,
+      };
+      try {
+        return await this.#launch(nodeClaim, nodeClass, chosen, vmName);
+      } catch (err) {
+        const info = armErrorOf(err);
+        if (!info)
+          throw new CreateError('LaunchFailed', `node claim ${name}: ${(err as Error).message}`, {
+            cause: err,
+          });
+        const cls = classifyLaunchError(info);
+        this.#o.logger?.warn('launch failed', {
+          nodeClaim: name,
+          instanceType: key.instanceType,
+          zone: key.zone,
+          capacityType: key.capacityType,
+          code: info.code,
+          reason: cls.reason,
+        });
+        if (cls.kind === 'regionalQuota')
+          throw new InsufficientCapacityError(
+            `node claim ${name}: regional cores quota reached: ${info.message}`,
+            { cause: err, offerings: [...tried, key] },
+          );
+        if (cls.kind === 'other')
+          throw new CreateError(
+            'LaunchFailed',
+            `node claim ${name}: creating VM ${vmName} (${key.instanceType}, ${key.zone}, ${key.capacityType}) failed: ${info.code}: ${info.message}`,
+            { cause: err },
+          );
+        const sku = chosen.instanceType.sku;
+        const attempted: AttemptedOffering = {
+          sku: sku.name,
+          family: sku.armFamily,
+          vCPUs: sku.vCPUs,
+          zone: key.zone,
+          capacityType: key.capacityType as 'on-demand' | 'spot',
+        };
+        this.#cache.markForError(attempted, cls);
+        tried.push(key);
+        lastCause = new CreateError(cls.reason, `${info.code}: ${info.message}`, { cause: err });
+      }
+    }
+    throw new InsufficientCapacityError(
+      tried.length === 0
+        ? `node claim ${name}: no instance type option has an available compatible offering that fits the requests`
+        : `node claim ${name}: no capacity after trying ${tried.map((t) => `${t.capacityType} ${t.instanceType} in ${t.zone}`).join(', ')}`,
+      { offerings: tried, ...(lastCause ? { cause: lastCause } : {}) },
+    );
+  }
+
+  async #launch(
+    nodeClaim: NodeClaim,
+    nodeClass: AKSNodeClass,
+    chosen: LaunchCandidate,
+    vmName: string,
+  ): Promise<NodeClaim> {
+    const { instanceType, offering } = chosen;
+    const sku = instanceType.sku;
+    const name = nodeClaim.metadata.name ?? '';
+    const imageID = imageForInstanceType(nodeClass, instanceType) as string;
+    const nodePool = nodeClaim.metadata.labels?.[NodePoolLabel] ?? '';
+    const tags = launchTags({
+      clusterName: this.#o.clusterName,
+      nodePool,
+      nodeClaim: name,
+      ...(nodeClass.spec.tags ? { nodeClassTags: nodeClass.spec.tags } : {}),
+      ...(this.#o.additionalTags ? { additionalTags: this.#o.additionalTags } : {}),
+    });
+    const labels = this.#nodeLabels(nodeClaim, instanceType, chosen);
+    const params = instanceTypeParameters(this.#o.location, nodeClass, this.#catalogOptions());
+    const customData = bootstrapCustomData({
+      clusterName: this.#o.clusterName,
+      clusterEndpoint: this.#o.clusterEndpoint,
+      bootstrapToken: this.#o.kubeletBootstrapToken,
+      labels: Object.fromEntries(Object.entries(labels).filter(([k]) => kubeletMaySet(k))),
+      taints: nodeClaim.spec.taints ?? [],
+      startupTaints: nodeClaim.spec.startupTaints ?? [],
+      maxPods: params.maxPods,
+      kubeReserved: {
+        cpu: instanceType.overhead.kubeReserved['cpu'] ?? 0,
+        memory: instanceType.overhead.kubeReserved['memory'] ?? 0,
+      },
+      evictionMemoryAvailable: instanceType.overhead.evictionThreshold['memory'] ?? 0,
+      ...(this.#o.dnsServiceIP ? { clusterDNS: this.#o.dnsServiceIP } : {}),
+      imageFamily: params.imageFamily,
+    });
+    const rg = this.#o.nodeResourceGroup;
+    const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
+    const trustedLaunch = nodeClass.spec.security?.trustedLaunch;
+    const ultraSSD = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements).get(
+      AzureLabels.SKUStorageUltraSSD,
+    );
+    try {
+      const nic = await this.#o.clients.network.networkInterfaces.beginCreateOrUpdateAndWait(
+        rg,
+        vmName,
+        networkInterfaceBody({
+          name: vmName,
+          location: this.#o.location,
+          subnetID: nodeClass.spec.vnetSubnetID ?? this.#o.vnetSubnetID,
+          acceleratedNetworking: sku.acceleratedNetworking,
+          tags,
+        }),
+        poll,
+      );
+      const vm = await this.#o.clients.compute.virtualMachines.createOrUpdate(
+        rg,
+        vmName,
+        virtualMachineBody({
+          name: vmName,
+          location: this.#o.location,
+          sku,
+          zone: armZone(offering.zone),
+          capacityType: offering.capacityType as 'on-demand' | 'spot',
+          nicID: nic.id ?? '',
+          imageID,
+          osDiskSizeGB: params.osDiskSizeGB,
+          customData,
+          adminUsername: this.#o.adminUsername ?? 'azureuser',
+          sshPublicKey: this.#o.sshPublicKey,
+          identities: this.#o.nodeIdentities ?? [],
+          tags,
+          ...(nodeClass.spec.security?.encryptionAtHost ? { encryptionAtHost: true } : {}),
+          ...(trustedLaunch?.vtpm || trustedLaunch?.secureBoot
+            ? {
+                trustedLaunch: {
+                  vtpm: trustedLaunch.vtpm ?? false,
+                  secureBoot: trustedLaunch.secureBoot ?? false,
+                },
+              }
+            : {}),
+          ...(ultraSSD !== undefined &&
+          !ultraSSD.complement &&
+          ultraSSD.valuesList().length === 1 &&
+          ultraSSD.has('true')
+            ? { ultraSSD: true }
+            : {}),
+          ...(this.#o.diskEncryptionSetID
+            ? { diskEncryptionSetID: this.#o.diskEncryptionSetID }
+            : {}),
+        }),
+        poll,
+      );
+      this.#o.logger?.info('launched VM', {
+        nodeClaim: name,
+        vm: vmName,
+        instanceType: sku.name,
+        zone: offering.zone,
+        capacityType: offering.capacityType,
+      });
+      return this.#launched(nodeClaim, nodeClass, instanceType, labels, vm.name ?? vmName, imageID);
+    } catch (err) {
+      await this.#cleanUpFailedLaunch(vmName);
+      throw err;
+    }
+  }
+
+  /** Deletes what a failed launch left (VM in Failed state, NIC); failures are logged, GC retries. */
+  async #cleanUpFailedLaunch(vmName: string): Promise<void> {
+    const rg = this.#o.nodeResourceGroup;
+    const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
+    try {
+      if (await this.#getVm(vmName))
+        await this.#o.clients.compute.virtualMachines.delete(rg, vmName, {
+          ...poll,
+          forceDeletion: true,
+        });
+    } catch (err) {
+      this.#o.logger?.warn(
+        'cleaning up failed launch: deleting VM failed; garbage collection will retry',
+        { vm: vmName, error: (err as Error).message },
+      );
+    }
+    try {
+      await this.#o.clients.network.networkInterfaces.beginDeleteAndWait(rg, vmName, poll);
+    } catch (err) {
+      if (!isNotFound(err))
+        this.#o.logger?.warn(
+          'cleaning up failed launch: deleting NIC failed; garbage collection will retry',
+          { nic: vmName, error: (err as Error).message },
+        );
+    }
+  }
+
+  #nodeLabels(
+    nodeClaim: NodeClaim,
+    instanceType: AzureInstanceType,
+    chosen: LaunchCandidate,
+  ): Record<string, string> {
+    const { offering } = chosen;
+    const claimReqs = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements);
+    const resolved = claimReqs.intersection(instanceType.requirements);
+    resolved.add(...offering.requirements.values());
+    const labels: Record<string, string> = {};
+    for (const r of resolved.values()) {
+      const values = r.complement ? [] : r.valuesList();
+      if (values.length === 1) labels[r.key] = values[0] as string;
+    }
+    const spot = offering.capacityType === 'spot';
+    const mode = claimReqs.get(AKSLabels.Mode);
+    Object.assign(labels, nodeClaim.metadata.labels ?? {}, {
+      'node.kubernetes.io/instance-type': instanceType.name,
+      'topology.kubernetes.io/region': this.#o.location,
+      'topology.kubernetes.io/zone': offering.zone,
+      'karpenter.sh/capacity-type': offering.capacityType,
+      [AzureLabels.PlacementScope]: offering.zone === REGIONAL_ZONE ? 'regional' : 'zonal',
+      [AKSLabels.ScaleSetPriority]: spot ? 'spot' : 'regular',
+      [AKSLabels.Priority]: spot ? 'spot' : 'regular',
+      [AKSLabels.Mode]:
+        mode && !mode.complement && mode.valuesList().length === 1 && mode.has('system')
+          ? 'system'
+          : 'user',
+      [AKSLabels.Cluster]: clusterLabelValue(this.#o.nodeResourceGroup),
+      'kubernetes.azure.com/role': 'agent',
+    });
+    if (this.#o.kubeletIdentityClientID)
+      labels[KubeletIdentityLabel] = this.#o.kubeletIdentityClientID;
+    return labels;
+  }
+
+  #launched(
+    nodeClaim: NodeClaim,
+    nodeClass: AKSNodeClass,
+    it: AzureInstanceType,
+    labels: Record<string, string>,
+    vmName: string,
+    imageID: string,
+  ): NodeClaim {
+    const out = structuredClone(nodeClaim);
+    out.metadata.labels = labels;
+    out.metadata.annotations = {
+      ...out.metadata.annotations,
+      [NodeClassHashAnnotation]: currentNodeClassHash(nodeClass),
+      [NodeClassHashVersionAnnotation]: NodeClassHashVersion,
+    };
+    out.status = {
+      ...out.status,
+      providerID: providerIDForVm(this.#o.subscriptionId, this.#o.nodeResourceGroup, vmName),
+      imageID,
+      capacity: formatResourceList(it.capacity),
+      allocatable: formatResourceList(it.allocatable()),
+    };
+    return out;
+  }
+
+  #launchedFromExisting(
+    nodeClaim: NodeClaim,
+    vm: VirtualMachine,
+    nodeClass: AKSNodeClass,
+  ): NodeClaim {
+    const it = this.#instanceTypes(nodeClass).find((t) => t.name === vm.hardwareProfile?.vmSize);
+    const view = nodeClaimFromVm(vm, this.#vmInputs(it));
+    const out = structuredClone(nodeClaim);
+    out.metadata.labels = { ...view.metadata.labels, ...out.metadata.labels };
+    out.metadata.annotations = {
+      ...out.metadata.annotations,
+      [NodeClassHashAnnotation]: currentNodeClassHash(nodeClass),
+      [NodeClassHashVersionAnnotation]: NodeClassHashVersion,
+    };
+    out.status = { ...out.status, ...view.status };
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // delete, get, list
+
+  /**
+   * Deletes the node claim's VM (force deletion, waiting for the operation), then its NIC and its
+   * managed OS disk if they outlived it. Raises NodeClaimNotFoundError when the VM is already gone
+   * (how the termination controller learns it finished). A VM already Deleting is left to ARM.
+   * Concurrent deletes of one VM share one operation.
+   */
+  async delete(nodeClaim: NodeClaim): Promise<void> {
+    const providerID = nodeClaim.status?.providerID;
+    const parsed = providerID ? parseProviderID(providerID) : undefined;
+    const vmName = parsed?.vmName ?? vmNameForNodeClaim(nodeClaim.metadata.name ?? '');
+    const running = this.#deleting.get(vmName);
+    if (running) return running;
+    const p = this.#deleteVm(vmName, providerID || (nodeClaim.metadata.name ?? '')).finally(() =>
+      this.#deleting.delete(vmName),
+    );
+    this.#deleting.set(vmName, p);
+    return p;
+  }
+
+  async #deleteVm(vmName: string, id: string): Promise<void> {
+    const rg = this.#o.nodeResourceGroup;
+    const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
+    const vm = await this.#getVm(vmName);
+    if (!vm) throw new NodeClaimNotFoundError(id, { message: `VM ${vmName} not found in ${rg}` });
+    if (vm.provisioningState === 'Deleting') return;
+    const managedDisk = vm.storageProfile?.osDisk?.managedDisk?.id;
+    await this.#o.clients.compute.virtualMachines.delete(rg, vmName, {
+      ...poll,
+      forceDeletion: true,
+    });
+    this.#o.logger?.info('deleted VM', { vm: vmName });
+    for (const nic of vm.networkProfile?.networkInterfaces ?? []) {
+      const nicName = nic.id?.split('/').pop();
+      if (!nicName) continue;
+      try {
+        await this.#o.clients.network.networkInterfaces.beginDeleteAndWait(rg, nicName, poll);
+      } catch (err) {
+        if (!isNotFound(err))
+          this.#o.logger?.warn('deleting NIC failed; garbage collection will retry', {
+            nic: nicName,
+            error: (err as Error).message,
+          });
+      }
+    }
+    if (managedDisk) {
+      const diskName = managedDisk.split('/').pop() as string;
+      try {
+        await this.#o.clients.compute.disks.delete(rg, diskName, poll);
+      } catch (err) {
+        if (!isNotFound(err))
+          this.#o.logger?.warn('deleting OS disk failed', {
+            disk: diskName,
+            error: (err as Error).message,
+          });
+      }
+    }
+  }
+
+  /**
+   * The NodeClaim view of a VM by provider ID (labels, provider ID, image; no capacity, which
+   * depends on the NodeClass). Raises NodeClaimNotFoundError when absent or not in the node
+   * resource group.
+   */
+  async get(providerID: string): Promise<NodeClaim> {
+    const parsed = parseProviderID(providerID);
+    if (!parsed || parsed.resourceGroup.toLowerCase() !== this.#o.nodeResourceGroup.toLowerCase())
+      throw new NodeClaimNotFoundError(providerID, {
+        message: `provider ID ${providerID} is not a VM in ${this.#o.nodeResourceGroup}`,
+      });
+    const vm = await this.#getVm(parsed.vmName);
+    if (!vm) throw new NodeClaimNotFoundError(providerID);
+    return nodeClaimFromVm(vm, this.#vmInputs(undefined));
+  }
+
+  /** Every VM in the node resource group tagged for this cluster and a NodePool, as NodeClaims. */
+  async list(): Promise<NodeClaim[]> {
+    const out: NodeClaim[] = [];
+    for await (const vm of this.#o.clients.compute.virtualMachines.list(
+      this.#o.nodeResourceGroup,
+    )) {
+      if (!isClusterResource(vm.tags, this.#o.clusterName)) continue;
+      out.push(nodeClaimFromVm(vm, this.#vmInputs(undefined)));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // garbage collection
+
+  /**
+   * What garbage collection should delete (upstream's instance and NIC GC): VMs tagged for this
+   * cluster whose node claim is not in `nodeClaimNames` and that are older than the grace period
+   * (default 5 min; a VM just launched has no NodeClaim status yet), and NICs tagged for this
+   * cluster that are attached to no VM and named for no existing node claim or VM — such as the
+   * NIC of a launch that crashed between NIC and VM creation.
+   */
+  async listGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage> {
+    const rg = this.#o.nodeResourceGroup;
+    const graceMs = (this.#o.garbageCollectionGracePeriodSeconds ?? 300) * 1000;
+    const now = this.#clock.now();
+    const vms: string[] = [];
+    const liveVms = new Set<string>();
+    for await (const vm of this.#o.clients.compute.virtualMachines.list(rg)) {
+      const name = vm.name ?? '';
+      liveVms.add(name);
+      if (!isClusterResource(vm.tags, this.#o.clusterName)) continue;
+      const claim = vm.tags?.[LaunchTags.NodeClaim] ?? nodeClaimNameForVm(name);
+      if (claim !== undefined && nodeClaimNames.has(claim)) continue;
+      const created = vm.timeCreated?.getTime() ?? 0;
+      if (now - created < graceMs) continue;
+      vms.push(name);
+    }
+    const nics: string[] = [];
+    for await (const nic of this.#o.clients.network.networkInterfaces.list(rg)) {
+      const name = nic.name ?? '';
+      if (!isClusterResource(nic.tags, this.#o.clusterName)) continue;
+      if (nic.virtualMachine?.id) continue;
+      if (liveVms.has(name)) continue;
+      const claim = nic.tags?.[LaunchTags.NodeClaim] ?? nodeClaimNameForVm(name);
+      if (claim !== undefined && nodeClaimNames.has(claim)) continue;
+      nics.push(name);
+    }
+    return { virtualMachines: vms.sort(), networkInterfaces: nics.sort() };
+  }
+
+  /** Deletes what {@link listGarbage} finds (VMs with their NIC and disk, then orphan NICs); returns what it deleted. */
+  async collectGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage> {
+    const garbage = await this.listGarbage(nodeClaimNames);
+    const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
+    for (const vm of garbage.virtualMachines) {
+      try {
+        await this.#deleteVm(vm, vm);
+      } catch (err) {
+        if (!(err instanceof NodeClaimNotFoundError)) throw err;
+      }
+    }
+    for (const nic of garbage.networkInterfaces) {
+      await this.#o.clients.network.networkInterfaces.beginDeleteAndWait(
+        this.#o.nodeResourceGroup,
+        nic,
+        poll,
+      );
+    }
+    return garbage;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // instance types, drift, metadata
+
+  /**
+   * The AKSNodeClass's instance types for the NodePool, offerings marked unavailable by the
+   * unavailable-offerings cache reported `available: false`. Raises NodeClassNotReadyError when
+   * the NodeClass is absent (an empty list would hide the error from the scheduler).
+   */
+  async getInstanceTypes(nodePool: NodePool): Promise<InstanceType[]> {
+    const ref = nodePool.spec.template.spec.nodeClassRef;
+    const nodeClass = await this.#o.getNodeClass(ref.name);
+    if (!nodeClass)
+      throw new NodeClassNotReadyError(ref.name, { message: `AKSNodeClass ${ref.name} not found` });
+    return [...this.#instanceTypes(nodeClass)];
+  }
+
+  /** The drift reason (see drift.ts), or '' when not drifted or the NodeClass is gone. */
+  async isDrifted(nodeClaim: NodeClaim): Promise<string> {
+    const nodeClass = await this.#o.getNodeClass(nodeClaim.spec.nodeClassRef.name);
+    if (!nodeClass) return '';
+    const nodeName = nodeClaim.status?.nodeName;
+    const node = nodeName && this.#o.getNode ? await this.#o.getNode(nodeName) : undefined;
+    return driftReason(nodeClaim, nodeClass, node, this.#o.kubeletIdentityClientID);
+  }
+
+  /**
+   * Upstream's repair policies: Ready False or Unknown for 10 minutes; AKS's
+   * `kubernetes.azure.com/NodeHealthy=False` and a spot eviction notice (`PreemptionScheduled=True`)
+   * at once.
+   */
+  repairPolicies(): readonly RepairPolicy[] {
+    return [
+      { conditionType: 'Ready', conditionStatus: 'False', tolerationSeconds: 600 },
+      { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationSeconds: 600 },
+      {
+        conditionType: 'kubernetes.azure.com/NodeHealthy',
+        conditionStatus: 'False',
+        tolerationSeconds: 0,
+      },
+      { conditionType: 'PreemptionScheduled', conditionStatus: 'True', tolerationSeconds: 0 },
+    ];
+  }
+
+  getSupportedNodeClasses(): readonly NodeClassKind[] {
+    return [{ group: AKSNodeClassGroup, kind: AKSNodeClassKind }];
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  async #readyNodeClass(name: string, nodeClaimName: string): Promise<AKSNodeClass> {
+    const nodeClass = await this.#o.getNodeClass(name);
+    if (!nodeClass)
+      throw new InsufficientCapacityError(
+        `node claim ${nodeClaimName}: AKSNodeClass ${name} not found`,
+      );
+    const ready = nodeClass.status?.conditions?.find((c) => c.type === 'Ready');
+    const generation = nodeClass.metadata.generation;
+    if (ready?.status !== 'True')
+      throw new NodeClassNotReadyError(name, {
+        message: `AKSNodeClass ${name} is not ready${ready?.message ? `: ${ready.message}` : ''}`,
+      });
+    if (
+      generation !== undefined &&
+      ready.observedGeneration !== undefined &&
+      ready.observedGeneration !== generation
+    )
+      throw new NodeClassNotReadyError(name, {
+        message: `AKSNodeClass ${name} status is for generation ${ready.observedGeneration}, not ${generation}`,
+      });
+    if (!nodeClass.status?.images?.length)
+      throw new NodeClassNotReadyError(name, {
+        message: `AKSNodeClass ${name} has no status.images`,
+      });
+    return nodeClass;
+  }
+
+  #catalogOptions() {
+    return {
+      nodeResourceGroup: this.#o.nodeResourceGroup,
+      ...(this.#o.networkPlugin ? { networkPlugin: this.#o.networkPlugin } : {}),
+      ...(this.#o.networkPluginMode !== undefined
+        ? { networkPluginMode: this.#o.networkPluginMode }
+        : {}),
+      ...(this.#o.vmMemoryOverheadPercent !== undefined
+        ? { vmMemoryOverheadPercent: this.#o.vmMemoryOverheadPercent }
+        : {}),
+    };
+  }
+
+  #instanceTypes(nodeClass: AKSNodeClass): readonly AzureInstanceType[] {
+    const seq = this.#cache.seqNum;
+    if (seq !== this.#catalogSeq) {
+      this.#catalog.invalidate();
+      this.#catalogSeq = seq;
+    }
+    return this.#catalog.instanceTypes(this.#o.location, nodeClass);
+  }
+
+  #vmInputs(it: AzureInstanceType | undefined) {
+    return {
+      subscriptionId: this.#o.subscriptionId,
+      resourceGroup: this.#o.nodeResourceGroup,
+      region: this.#o.location,
+      ...(it ? { instanceType: it } : {}),
+    };
+  }
+
+  async #getVm(vmName: string): Promise<VirtualMachine | undefined> {
+    try {
+      return await this.#o.clients.compute.virtualMachines.get(this.#o.nodeResourceGroup, vmName);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+}

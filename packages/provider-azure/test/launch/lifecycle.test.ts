@@ -1,0 +1,213 @@
+import { NodeClaimNotFoundError } from '@karpenter-ts/cloudprovider';
+import type { Node } from '@karpenter-ts/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DriftReason,
+  NodeClassHashAnnotation,
+  createAzureCredential,
+  fetchRetailPrices,
+  pricingWithLiveRegion,
+  AzurePricing,
+} from '../../src/index.js';
+import {
+  GEN1_IMAGE,
+  NODE_RG,
+  REGION,
+  SUBNET,
+  nodeClaim,
+  readyNodeClass,
+  startHarness,
+  type Harness,
+} from './harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => h.stop());
+
+describe('delete', () => {
+  it('removes the VM, its NIC and its OS disk, then reports NodeClaimNotFoundError', async () => {
+    const launched = await h.provider.create(nodeClaim('general-del01'));
+    expect(h.arm.state.disks()).toHaveLength(1);
+    await h.provider.delete(launched);
+    expect(h.arm.state.virtualMachines()).toHaveLength(0);
+    expect(h.arm.state.networkInterfaces()).toHaveLength(0);
+    expect(h.arm.state.disks()).toHaveLength(0);
+    expect(
+      h.arm.state.requestsTo('DELETE', '/virtualMachines/aks-general-del01')[0]?.url,
+    ).toContain('forceDeletion=true');
+    await expect(h.provider.delete(launched)).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+  });
+
+  it('shares one ARM delete between concurrent deletes of the same node claim', async () => {
+    const launched = await h.provider.create(nodeClaim('general-del02'));
+    h.arm.faults.slow({ resourceType: 'virtualMachines', method: 'DELETE' }, 3);
+    await Promise.all([h.provider.delete(launched), h.provider.delete(launched)]);
+    expect(h.arm.state.requestsTo('DELETE', '/virtualMachines/')).toHaveLength(1);
+  });
+
+  it('finds the VM by node claim name when the claim has no provider ID yet', async () => {
+    await h.provider.create(nodeClaim('general-del03'));
+    await h.provider.delete(nodeClaim('general-del03'));
+    expect(h.arm.state.virtualMachines()).toHaveLength(0);
+  });
+});
+
+describe('get and list', () => {
+  it('gets a launched VM by provider ID and raises NodeClaimNotFoundError for unknown ones', async () => {
+    const launched = await h.provider.create(
+      nodeClaim('general-get01', { capacityTypes: ['spot'] }),
+    );
+    const got = await h.provider.get(launched.status?.providerID ?? '');
+    expect(got.metadata.name).toBe('general-get01');
+    expect(got.metadata.labels).toMatchObject({
+      'node.kubernetes.io/instance-type': 'Standard_D2s_v3',
+      'karpenter.sh/capacity-type': 'spot',
+      'karpenter.sh/nodepool': 'general',
+      'topology.kubernetes.io/zone': launched.metadata.labels?.['topology.kubernetes.io/zone'],
+    });
+    expect(got.status?.imageID).toBe(launched.status?.imageID);
+    await expect(
+      h.provider.get(launched.status!.providerID!.replace('general-get01', 'general-nope')),
+    ).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+    await expect(h.provider.get('aws:///us-west-2a/i-123')).rejects.toBeInstanceOf(
+      NodeClaimNotFoundError,
+    );
+  });
+
+  it('lists only VMs tagged for this cluster', async () => {
+    await h.provider.create(nodeClaim('general-lst01'));
+    await h.provider.create(nodeClaim('general-lst02'));
+    const nic = await h.clients.network.networkInterfaces.beginCreateOrUpdateAndWait(
+      NODE_RG,
+      'other',
+      { location: REGION, ipConfigurations: [{ name: 'other', subnet: { id: SUBNET } }] },
+      { updateIntervalInMs: 5 },
+    );
+    await h.clients.compute.virtualMachines.createOrUpdate(
+      NODE_RG,
+      'other',
+      {
+        location: REGION,
+        tags: { 'karpenter.azure.com_cluster': 'another-cluster', 'karpenter.sh_nodepool': 'x' },
+        hardwareProfile: { vmSize: 'Standard_D2s_v3' },
+        storageProfile: {
+          imageReference: { communityGalleryImageId: GEN1_IMAGE },
+          osDisk: { createOption: 'FromImage' },
+        },
+        osProfile: { computerName: 'other', adminUsername: 'azureuser' },
+        networkProfile: { networkInterfaces: [{ id: nic.id }] },
+      },
+      { updateIntervalInMs: 5 },
+    );
+    const names = (await h.provider.list()).map((c) => c.metadata.name).sort();
+    expect(names).toEqual(['general-lst01', 'general-lst02']);
+  });
+});
+
+describe('garbage collection', () => {
+  it('lists VMs without a node claim only after the grace period, and deletes them with NIC and disk', async () => {
+    await h.provider.create(nodeClaim('general-gc001'));
+    await h.provider.create(nodeClaim('general-gc002'));
+    const live = new Set(['general-gc002']);
+    expect((await h.provider.listGarbage(live)).virtualMachines).toEqual([]);
+    h.clock.advance(301);
+    expect(await h.provider.listGarbage(live)).toEqual({
+      virtualMachines: ['aks-general-gc001'],
+      networkInterfaces: [],
+    });
+    await h.provider.collectGarbage(live);
+    expect(h.arm.state.virtualMachines().map((v) => v.name)).toEqual(['aks-general-gc002']);
+    expect(h.arm.state.networkInterfaces().map((n) => n.name)).toEqual(['aks-general-gc002']);
+    expect(h.arm.state.disks().map((d) => d.name)).toEqual(['aks-general-gc002']);
+  });
+});
+
+describe('drift', () => {
+  function node(kubeletVersion: string, labels: Record<string, string> = {}): Node {
+    return {
+      metadata: { name: 'n1', labels },
+      status: { nodeInfo: { kubeletVersion } },
+    } as unknown as Node;
+  }
+
+  it('is not drifted right after launch; tags changes never drift', async () => {
+    const launched = await h.provider.create(nodeClaim('general-dr001'));
+    expect(await h.provider.isDrifted(launched)).toBe('');
+    h.nodeClasses.set('default', readyNodeClass({ tags: { team: 'a' } }));
+    expect(await h.provider.isDrifted(launched)).toBe('');
+  });
+
+  it('NodeClassDrift when the spec (e.g. the subnet) changes', async () => {
+    const launched = await h.provider.create(nodeClaim('general-dr002'));
+    expect(launched.metadata.annotations?.[NodeClassHashAnnotation]).toBeDefined();
+    h.nodeClasses.set(
+      'default',
+      readyNodeClass({ vnetSubnetID: SUBNET.replace('/nodes', '/other') }),
+    );
+    expect(await h.provider.isDrifted(launched)).toBe(DriftReason.NodeClass);
+  });
+
+  it('K8sVersionDrift, KubeletIdentityDrift and ImageDrift, in that order', async () => {
+    let nodeForTest: Node | undefined;
+    await h.stop();
+    h = await startHarness({ getNode: async () => nodeForTest });
+    const launched = await h.provider.create(nodeClaim('general-dr003'));
+    launched.status = { ...launched.status, nodeName: 'n1' };
+    nodeForTest = node('v1.33.2', {
+      'kubernetes.azure.com/kubelet-identity-client-id': '11111111-2222-3333-4444-555555555555',
+    });
+    expect(await h.provider.isDrifted(launched)).toBe('');
+    nodeForTest = node('v1.32.9');
+    expect(await h.provider.isDrifted(launched)).toBe(DriftReason.K8sVersion);
+    nodeForTest = node('v1.33.2', {
+      'kubernetes.azure.com/kubelet-identity-client-id': 'someone-else',
+    });
+    expect(await h.provider.isDrifted(launched)).toBe(DriftReason.KubeletIdentity);
+    nodeForTest = node('v1.33.2');
+    const nc = readyNodeClass();
+    nc.status!.images = nc.status!.images!.map((i) => ({
+      ...i,
+      id: i.id.replace('202501.01.0', '202502.01.0'),
+    }));
+    h.nodeClasses.set('default', nc);
+    expect(await h.provider.isDrifted(launched)).toBe(DriftReason.Image);
+  });
+});
+
+describe('live retail prices', () => {
+  it('reads Linux on-demand and spot prices of a region through NextPageLink, dropping Windows and Low Priority', async () => {
+    const live = await fetchRetailPrices({
+      region: REGION,
+      endpoint: h.arm.url,
+      ...(h.arm.ca ? { tlsCA: h.arm.ca } : {}),
+    });
+    expect(live.onDemand['Standard_D2s_v3']).toBe(0.11);
+    expect(live.spot['Standard_D2s_v3']).toBe(0.022);
+    expect(Object.keys(live.onDemand)).toHaveLength(20);
+    const pricing = pricingWithLiveRegion(AzurePricing.fromStaticData(), REGION, live);
+    expect(pricing.spotPrice(REGION, 'Standard_D2s_v3')).toBe(0.022);
+    expect(pricing.onDemandPrice('westeurope', 'Standard_D2s_v3')).toBe(
+      AzurePricing.fromStaticData().onDemandPrice('westeurope', 'Standard_D2s_v3'),
+    );
+  });
+});
+
+describe('credentials', () => {
+  it('names the missing settings of workload identity', () => {
+    expect(() => createAzureCredential({ mode: 'workload-identity', clientId: 'c' })).toThrow(
+      /AZURE_TENANT_ID/,
+    );
+    const cred = createAzureCredential({
+      mode: 'workload-identity',
+      clientId: 'c',
+      tenantId: 't',
+      tokenFilePath: '/var/run/token',
+    });
+    expect(cred.constructor.name).toBe('WorkloadIdentityCredential');
+    expect(
+      createAzureCredential({ mode: 'managed-identity', clientId: 'c' }).constructor.name,
+    ).toBe('ManagedIdentityCredential');
+  });
+});
