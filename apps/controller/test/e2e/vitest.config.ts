@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 // as vitest.shared.ts (not merged, which would add the unit tests' include patterns).
 const conditions = ['@karpenter-ts/source'];
 export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
+  root: fileURLToPath(new URL('../..', import.meta.url)),
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
