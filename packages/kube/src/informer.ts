@@ -225,13 +225,20 @@ export class Informer<T extends CachedObject> {
   async #watchOnce(): Promise<boolean> {
     let expired = false;
     let failure: unknown;
+    // An ERROR event may arrive before the stream handle does; then abort once it is there.
+    let stream: WatchStream | undefined;
+    let abortRequested = false;
+    const abort = (): void => {
+      abortRequested = true;
+      stream?.abort();
+    };
     const ended = new Promise<void>((resolve, reject) => {
       const onEvent = (type: string, raw: unknown): void => {
         if (type === 'ERROR') {
           const status = raw as { code?: number; message?: string };
           if (status.code === 410) expired = true;
           else failure = new KubeApiError(status.code ?? 500, status.message ?? 'watch error');
-          this.#stream?.abort();
+          abort();
           return;
         }
         const rv = (raw as CachedObject).metadata?.resourceVersion;
@@ -264,9 +271,10 @@ export class Informer<T extends CachedObject> {
           onEvent,
           onDone,
         )
-        .then((stream) => {
-          this.#stream = stream;
-          if (!this.#running) stream.abort();
+        .then((opened) => {
+          stream = opened;
+          this.#stream = opened;
+          if (abortRequested || !this.#running) opened.abort();
         }, reject);
     });
     await ended;
