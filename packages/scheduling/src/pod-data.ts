@@ -24,6 +24,23 @@ export interface PodData {
   readonly constraints: PodConstraints;
   /** Whether the pod asks for Dynamic Resource Allocation claims (not simulated; see scheduler). */
   readonly usesResourceClaims: boolean;
+  /**
+   * Cache slots the scheduler fills for this pod and its unrelaxed `constraints`: a property
+   * load where a WeakMap lookup per attempt (tens of thousands of keys) would cost more, in
+   * lookups and in garbage collection.
+   */
+  readonly memo: PodMemo;
+}
+
+/** Mutable per-pod cache slots owned by the scheduler; see `PodData.memo`. */
+export interface PodMemo {
+  /** The scheduler's per-constraints attempt data for the unrelaxed constraints. */
+  attempt?: unknown;
+  /** The requests as a solver vector, and the column key it was built for. */
+  vector?: Float64Array;
+  vectorKey?: string;
+  /** `metadata.creationTimestamp` in ms since the epoch (0 when absent or invalid). */
+  createdMillis?: number;
 }
 
 /** Requirements of one set of constraints. */
@@ -55,6 +72,7 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
     hostPorts: podHostPorts(pod),
     constraints: podConstraints(pod, policy),
     usesResourceClaims,
+    memo: {},
   };
 }
 

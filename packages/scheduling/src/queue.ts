@@ -5,7 +5,12 @@
  */
 import type { PodData } from './pod-data.js';
 
+/** Creation time in ms, kept on the pod: the same pods are sorted again in every batch. */
 function creationMillis(d: PodData): number {
+  return (d.memo.createdMillis ??= parseCreation(d));
+}
+
+function parseCreation(d: PodData): number {
   const ts = d.pod.metadata?.creationTimestamp as Date | string | undefined;
   if (ts === undefined) return 0;
   const ms = ts instanceof Date ? ts.getTime() : Date.parse(ts);
@@ -53,7 +58,7 @@ export class SchedulingQueue {
   pop(): PodData | undefined {
     if (this.head >= this.items.length) return undefined;
     const next = this.items[this.head] as PodData;
-    if (this.lastLength.get(next) === this.length) return undefined;
+    if (this.lastLength.size > 0 && this.lastLength.get(next) === this.length) return undefined;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);

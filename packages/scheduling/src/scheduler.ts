@@ -56,7 +56,12 @@ import type {
 } from './scheduler-types.js';
 import { toleratesAll } from './taints.js';
 import { TopologyDomains } from './topology/domains.js';
-import { Topology, TopologyGroupSpecs, type AttemptTopology } from './topology/topology.js';
+import {
+  Topology,
+  TopologyGroupSpecs,
+  type AttemptTopology,
+  type TopologyMemo,
+} from './topology/topology.js';
 
 const HOSTNAME = Labels.Hostname;
 const WELL_KNOWN = WELL_KNOWN_LABELS_ALLOW_UNDEFINED;
@@ -82,6 +87,19 @@ interface Attempt {
   readonly templateRejection: readonly (string | undefined)[];
 }
 
+/** What an attempt derives from the pod and its constraints alone; see `attemptStatic`. */
+interface AttemptStatic {
+  readonly data: PodData;
+  readonly requirements: Requirements;
+  readonly strict: Requirements;
+  readonly tolerations: readonly Toleration[];
+  readonly templateRejection: readonly (string | undefined)[];
+  readonly portMask: Uint32Array | undefined;
+  readonly podMask: Uint32Array;
+  /** The pod's topology groups under these constraints. */
+  readonly topology: TopologyMemo;
+}
+
 /** An existing node during one solve. */
 interface ExistingNodeState {
   readonly input: ExistingNodeInput;
@@ -98,6 +116,8 @@ interface ClaimState {
   readonly template: number;
   readonly hostname: string;
   requirements: Requirements;
+  /** `catalog.requirementMask(requirements)`, kept while `requirements` is the same object. */
+  requirementMask: Uint32Array | undefined;
   readonly pods: PodData[];
   readonly hostPorts: HostPortUsage;
   minValuesRelaxed: boolean;
@@ -116,6 +136,8 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   private readonly maxInstanceTypes: number;
   private readonly poolsHavePreferNoSchedule: boolean;
   private readonly podData = new WeakMap<Pod, PodData>();
+  /** What an attempt derives from its constraints alone (the templates and catalog are fixed). */
+  private readonly attemptStatics = new WeakMap<PodConstraints, AttemptStatic>();
   private readonly groupSpecs: TopologyGroupSpecs;
 
   /**
@@ -222,6 +244,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       options: this.options,
       data: (pod: Pod) => this.data(pod),
       groupSpecs: this.groupSpecs,
+      attemptStatics: this.attemptStatics,
     };
   }
 }
@@ -230,6 +253,8 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
 class SolveRun<IT extends SchedulerInstanceType> {
   private readonly s: Scheduler<IT>['internals'];
   private readonly columns: string[];
+  /** The columns as one string, the key of the request vectors cached on pods. */
+  private readonly columnsKey: string;
   private readonly catalog: Catalog<IT>;
   private readonly solver: Solver;
   private readonly templates: readonly NodePoolTemplate<IT>[];
@@ -252,7 +277,6 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly scratch: Uint32Array;
   private readonly fit: Uint32Array;
   private readonly zeros: Float64Array;
-  private readonly vectors = new Map<PodData, Float64Array>();
   private readonly optionCache = new Map<string, FinalOptions<IT>>();
 
   constructor(
@@ -269,6 +293,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     for (const d of this.s.daemons) for (const k in d.requests) names.add(k);
     for (const p of pods) for (const k in this.s.data(p).requests) names.add(k);
     this.columns = columnOrder(names);
+    this.columnsKey = this.columns.join('\n');
     this.solver.load(this.catalog.solverCatalog(this.columns));
     this.scratch = new Uint32Array(this.catalog.words);
     this.fit = new Uint32Array(this.catalog.words);
@@ -442,41 +467,66 @@ class SolveRun<IT extends SchedulerInstanceType> {
   }
 
   private vector(d: PodData): Float64Array {
-    let v = this.vectors.get(d);
-    if (v === undefined) {
-      v = requestVector(d.requests, this.columns);
-      this.vectors.set(d, v);
-    }
+    const memo = d.memo;
+    if (memo.vector !== undefined && memo.vectorKey === this.columnsKey) return memo.vector;
+    const v = requestVector(d.requests, this.columns);
+    memo.vector = v;
+    memo.vectorKey = this.columnsKey;
     return v;
+  }
+
+  /**
+   * The parts of an attempt that depend only on the pod and its constraints, cached per
+   * constraints object across batches (the templates and the catalog belong to the scheduler).
+   */
+  private attemptStatic(d: PodData, constraints: PodConstraints): AttemptStatic {
+    const unrelaxed = constraints === d.constraints;
+    const cached = unrelaxed
+      ? (d.memo.attempt as AttemptStatic | undefined)
+      : this.s.attemptStatics.get(constraints);
+    if (cached !== undefined && cached.data === d) return cached;
+    const { requirements, strict } = constraintRequirements(constraints);
+    const tolerations = constraints.toleratesPreferNoSchedule
+      ? [...constraints.tolerations, TOLERATE_PREFER_NO_SCHEDULE]
+      : constraints.tolerations;
+    const templateRejection = this.templates.map((t) => {
+      const taints = toleratesAll(tolerations, t.taints);
+      if (taints !== undefined) return taints;
+      const incompatible = t.requirements.compatible(requirements, WELL_KNOWN);
+      return incompatible === undefined ? undefined : `incompatible requirements, ${incompatible}`;
+    });
+    const portMask = d.hostPorts.length > 0 ? this.catalog.hostPortMask(d.hostPorts) : undefined;
+    const entry: AttemptStatic = {
+      data: d,
+      requirements,
+      strict,
+      tolerations,
+      templateRejection,
+      portMask,
+      podMask: this.podMask(requirements, templateRejection, portMask),
+      topology: {},
+    };
+    if (unrelaxed) d.memo.attempt = entry;
+    else this.s.attemptStatics.set(constraints, entry);
+    return entry;
   }
 
   /** One attempt with fixed constraints: existing nodes, then in-flight claims, then new claims. */
   private tryAttempt(d: PodData, constraints: PodConstraints): string | undefined {
-    const { requirements, strict } = constraintRequirements(constraints);
-    const topology = this.topology.prepare(d, constraints, strict);
+    const st = this.attemptStatic(d, constraints);
+    const topology = this.topology.prepare(d, constraints, st.strict, st.topology);
     if (topology.failure !== undefined) return topology.failure;
-    const tolerations = constraints.toleratesPreferNoSchedule
-      ? [...constraints.tolerations, TOLERATE_PREFER_NO_SCHEDULE]
-      : constraints.tolerations;
-    const templateRejection = this.templates.map(
-      (t) =>
-        toleratesAll(tolerations, t.taints) ??
-        (t.requirements.compatible(requirements, WELL_KNOWN) === undefined
-          ? undefined
-          : `incompatible requirements, ${t.requirements.compatible(requirements, WELL_KNOWN)}`),
-    );
-    const portMask = d.hostPorts.length > 0 ? this.catalog.hostPortMask(d.hostPorts) : undefined;
     const attempt: Attempt = {
       data: d,
       constraints,
-      requirements,
-      strict,
-      tolerations,
+      requirements: st.requirements,
+      strict: st.strict,
+      tolerations: st.tolerations,
       topology,
       requests: this.vector(d),
-      podMask: this.podMask(requirements, templateRejection, portMask),
-      portMask,
-      templateRejection,
+      podMask: st.podMask,
+      portMask: st.portMask,
+      templateRejection: st.templateRejection,
     };
     for (const node of this.existing) if (this.tryExisting(node, attempt)) return undefined;
     if (this.claims.length > 0 && this.tryInFlight(attempt)) return undefined;
@@ -616,11 +666,19 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (!claim.requirements.isCompatible(a.requirements, WELL_KNOWN)) return false;
     const d = a.data;
     if (d.hostPorts.length > 0 && claim.hostPorts.conflict(d.hostPorts) !== undefined) return false;
-    const reqs = claim.requirements.intersection(a.requirements);
+    let reqs = intersectOrSame(claim.requirements, a.requirements);
     const narrowed = this.topology.narrow(a.topology, reqs);
     if (typeof narrowed === 'string') return false;
-    if (narrowed !== undefined) reqs.add(...narrowed.values());
-    const mask = this.catalog.requirementMask(reqs);
+    if (narrowed !== undefined && narrowed.length > 0) {
+      if (reqs === claim.requirements) reqs = reqs.copy();
+      reqs.add(...narrowed);
+    }
+    let mask: Uint32Array;
+    if (reqs === claim.requirements && claim.requirementMask !== undefined) {
+      mask = claim.requirementMask;
+    } else {
+      mask = this.catalog.requirementMask(reqs);
+    }
     const exact = a.portMask === undefined ? mask : andMask(mask, a.portMask, this.scratch);
     if (this.solver.claimFit(claim.id, a.requests, exact, this.fit) === 0) return false;
     let relaxed = false;
@@ -636,6 +694,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     this.order.increment(claim.id, claim.pods.length);
     claim.pods.push(d);
     claim.requirements = reqs;
+    claim.requirementMask = mask;
     this.reindex(claim, claim.pods.length - 1);
     claim.minValuesRelaxed ||= relaxed;
     claim.hostPorts.add(d.hostPorts);
@@ -729,7 +788,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     reqs.add(Requirement.create(HOSTNAME, 'In', [hostname]));
     const narrowed = this.topology.narrow(a.topology, reqs);
     if (typeof narrowed === 'string') return narrowed;
-    if (narrowed !== undefined) reqs.add(...narrowed.values());
+    if (narrowed !== undefined) reqs.add(...narrowed);
     const limitMask = this.limitMasks[t] as Uint32Array;
     const reqMask = this.catalog.requirementMask(reqs);
     const candidates = andMask(limitMask, reqMask, this.scratch);
@@ -752,6 +811,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       template: t,
       hostname,
       requirements: reqs,
+      requirementMask: reqMask,
       pods: [d],
       // Daemon ports are per row: the pod port mask already removed rows whose daemons conflict.
       hostPorts: new HostPortUsage(d.hostPorts),
@@ -910,6 +970,22 @@ interface FinalOptions<IT> {
   readonly capacityTypeRequirement: Requirement | undefined;
   readonly overhead: ResourceList;
   readonly minValuesShortfall: string | undefined;
+}
+
+/**
+ * `base.intersection(other)`, or `base` itself when `other` narrows none of its keys (the usual
+ * case once a node claim holds a few pods): saves copying the claim's requirements per attempt.
+ * Callers must copy before adding to the result.
+ */
+function intersectOrSame(base: Requirements, other: Requirements): Requirements {
+  const incoming = other.values();
+  for (let i = 0; i < incoming.length; i++) {
+    const r = incoming[i] as Requirement;
+    if (!base.has(r.key)) return base.intersection(other);
+    const existing = base.get(r.key);
+    if (existing.intersection(r) !== existing) return base.intersection(other);
+  }
+  return base;
 }
 
 /** Key-wise minimum over the keys of both lists (a key missing from one counts as 0). */

@@ -71,6 +71,19 @@ export interface AttemptTopology {
 
 const HOSTNAME = Labels.Hostname;
 const NO_CHECKS: AttemptTopology = { checks: [], hostnameChecks: [] };
+const NO_DOMAINS: readonly string[] = [];
+const NO_REQUIREMENTS: readonly Requirement[] = [];
+const NO_DOMAIN_CHECKS: readonly TopologyCheck[] = [];
+
+/** Affinity: the group's occupied domains the pod may use, sorted. */
+function occupiedWithin(g: TopologyGroup, podDomains: Requirement): readonly string[] {
+  const occupied = g.occupiedDomains();
+  if (occupied.length === 0) return NO_DOMAINS;
+  const out: string[] = [];
+  for (const d of occupied) if (podDomains.has(d)) out.push(d);
+  if (out.length > 1) out.sort();
+  return out;
+}
 
 /** Orders checks so set-valued narrowing (affinity, anti-affinity) runs before the spread choice. */
 const KIND_ORDER: Record<TopologyGroupKind, number> = {
@@ -138,16 +151,40 @@ export class Topology {
    * when no known domain can satisfy a check.
    * @param strict the pod's strict requirements (node selector and required node affinity).
    */
-  prepare(pod: TopologyPod, constraints: PodConstraints, strict: Requirements): AttemptTopology {
-    let groups = this.groupCache.get(constraints);
-    if (groups === undefined) {
-      groups = this.specs.forPod(pod, constraints, strict).map((spec) => this.group(spec));
-      this.groupCache.set(constraints, groups);
+  prepare(
+    pod: TopologyPod,
+    constraints: PodConstraints,
+    strict: Requirements,
+    memo?: TopologyMemo,
+  ): AttemptTopology {
+    let groups: TopologyGroup[] | undefined;
+    if (memo !== undefined) {
+      if (memo.groupsOf === this) groups = memo.groups;
+      else {
+        memo.specs ??= this.specs.build(pod, constraints, strict);
+        groups = memo.specs.map((spec) => this.group(spec));
+        memo.groups = groups;
+        memo.groupsOf = this;
+      }
+    } else {
+      groups = this.groupCache.get(constraints);
+      if (groups === undefined) {
+        groups = this.specs.forPod(pod, constraints, strict).map((spec) => this.group(spec));
+        this.groupCache.set(constraints, groups);
+      }
     }
-    const inverse = this.inverseGroups.filter((g) => g.selects(pod.namespace, pod.labels));
-    if (groups.length === 0 && inverse.length === 0) return NO_CHECKS;
-    const checks: TopologyCheck[] = [];
-    for (const g of [...groups, ...inverse]) {
+    groups ??= [];
+    // Allocation-light: this runs once per scheduling attempt.
+    let checks: TopologyCheck[] | undefined;
+    let hostnameChecks: TopologyCheck[] | undefined;
+    let needsSort = false;
+    const total = groups.length + this.inverseGroups.length;
+    for (let i = 0; i < total; i++) {
+      const g =
+        i < groups.length
+          ? (groups[i] as TopologyGroup)
+          : (this.inverseGroups[i - groups.length] as TopologyGroup);
+      if (g.inverse && !g.selects(pod.namespace, pod.labels)) continue;
       // An inverse group constrains where its owners' victims go, whatever the victim asks for.
       const podDomains = g.inverse ? EXISTS(g.key) : strict.get(g.key);
       const selfSelecting = !g.inverse && g.selects(pod.namespace, pod.labels);
@@ -156,13 +193,7 @@ export class Topology {
         podDomains,
         selfSelecting,
         min: g.kind === 'spread' ? this.spreadMin(g) : 0,
-        occupied:
-          g.kind === 'affinity'
-            ? g
-                .occupiedDomains()
-                .filter((d) => podDomains.has(d))
-                .sort()
-            : [],
+        occupied: g.kind === 'affinity' ? occupiedWithin(g, podDomains) : NO_DOMAINS,
       };
       if (!this.feasibleSomewhere(check)) {
         return {
@@ -171,10 +202,21 @@ export class Topology {
           failure: `${g.describe()} cannot be satisfied by any domain`,
         };
       }
-      checks.push(check);
+      if (checks === undefined) checks = [check];
+      else {
+        const last = checks[checks.length - 1] as TopologyCheck;
+        if (KIND_ORDER[last.group.kind] > KIND_ORDER[g.kind]) needsSort = true;
+        checks.push(check);
+      }
+      if (g.key === HOSTNAME) (hostnameChecks ??= []).push(check);
     }
-    checks.sort((a, b) => KIND_ORDER[a.group.kind] - KIND_ORDER[b.group.kind]);
-    return { checks, hostnameChecks: checks.filter((c) => c.group.key === HOSTNAME) };
+    if (checks === undefined) return NO_CHECKS;
+    if (needsSort) {
+      checks.sort((a, b) => KIND_ORDER[a.group.kind] - KIND_ORDER[b.group.kind]);
+      if (hostnameChecks !== undefined)
+        hostnameChecks = checks.filter((c) => c.group.key === HOSTNAME);
+    }
+    return { checks, hostnameChecks: hostnameChecks ?? NO_DOMAIN_CHECKS };
   }
 
   /** Registers a new node claim's (or node's) hostname as a domain. */
@@ -268,22 +310,33 @@ export class Topology {
   narrow(
     attempt: AttemptTopology,
     nodeRequirements: Requirements,
-  ): Requirements | string | undefined {
-    if (attempt.checks.length === 0) return undefined;
-    const narrowed = new Map<string, Requirement>();
-    for (const check of attempt.checks) {
+  ): readonly Requirement[] | string | undefined {
+    const checks = attempt.checks;
+    if (checks.length === 0) return undefined;
+    // Per key, the narrowed requirement so far: a pod has a handful of checks, so a short list
+    // beats a Map.
+    const keys: string[] = [];
+    const narrowed: Requirement[] = [];
+    for (let i = 0; i < checks.length; i++) {
+      const check = checks[i] as TopologyCheck;
       const key = check.group.key;
-      const current = narrowed.get(key) ?? nodeRequirements.get(key);
+      const at = keys.indexOf(key);
+      const current = at >= 0 ? (narrowed[at] as Requirement) : nodeRequirements.get(key);
       const next = this.narrowOne(check, current);
       if (next === undefined) return `${check.group.describe()} is not satisfied on this node`;
-      narrowed.set(key, next);
+      if (at >= 0) narrowed[at] = next;
+      else {
+        keys.push(key);
+        narrowed.push(next);
+      }
     }
-    const result = new Requirements();
-    for (const [key, r] of narrowed) {
-      // Only add what actually narrows; an unchanged requirement would just cost intersections.
-      if (r !== nodeRequirements.get(key)) result.add(r);
+    // Only return what actually narrows; an unchanged requirement would just cost intersections.
+    let result: Requirement[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const r = narrowed[i] as Requirement;
+      if (r !== nodeRequirements.get(keys[i] as string)) (result ??= []).push(r);
     }
-    return result;
+    return result ?? NO_REQUIREMENTS;
   }
 
   /** Domains `check` allows within `current`, as a requirement; undefined when none. */
@@ -405,6 +458,16 @@ export class Topology {
   }
 }
 
+/**
+ * A caller-kept cache for one pod under one constraints object (see `Topology.prepare`): its
+ * group specs, and the groups of the batch that resolved them last.
+ */
+export interface TopologyMemo {
+  specs?: GroupSpec[];
+  groups?: TopologyGroup[];
+  groupsOf?: Topology;
+}
+
 /** The identity and parameters of a topology group, independent of any batch's counts. */
 export interface GroupSpec {
   readonly kind: TopologyGroupKind;
@@ -447,6 +510,13 @@ export class TopologyGroupSpecs {
   forPod(pod: TopologyPod, c: PodConstraints, strict: Requirements): GroupSpec[] {
     const cached = this.byConstraints.get(c);
     if (cached !== undefined && cached.pod === pod) return cached.specs;
+    const specs = this.build(pod, c, strict);
+    this.byConstraints.set(c, { pod, specs });
+    return specs;
+  }
+
+  /** `forPod` without the cache, for callers that keep the result themselves. */
+  build(pod: TopologyPod, c: PodConstraints, strict: Requirements): GroupSpec[] {
     const out: GroupSpec[] = [];
     for (const tsc of c.topologySpread) out.push(this.spreadSpec(pod, tsc, strict, c.tolerations));
     for (const term of c.requiredAffinity) out.push(this.termSpec(pod, 'affinity', term, false));
@@ -457,7 +527,6 @@ export class TopologyGroupSpecs {
     for (const w of c.preferredAntiAffinity) {
       out.push(this.termSpec(pod, 'anti-affinity', w.podAffinityTerm, false));
     }
-    this.byConstraints.set(c, { pod, specs: out });
     return out;
   }
 
