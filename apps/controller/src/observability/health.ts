@@ -30,11 +30,14 @@ export class HealthChecks {
 
   /** The routes to serve on the health probe port. */
   routes(): Record<string, Route> {
-    return { '/healthz': () => run(this.#live), '/readyz': () => run(this.#ready) };
+    return {
+      '/healthz': () => run(this.#live, 'healthz'),
+      '/readyz': () => run(this.#ready, 'readyz'),
+    };
   }
 }
 
-async function run(checks: ReadonlyMap<string, Check>): Promise<HttpResponse> {
+async function run(checks: ReadonlyMap<string, Check>, what: string): Promise<HttpResponse> {
   const lines: string[] = [];
   let ok = true;
   for (const [name, check] of checks) {
@@ -51,5 +54,5 @@ async function run(checks: ReadonlyMap<string, Check>): Promise<HttpResponse> {
   }
   return ok
     ? { status: 200, body: 'ok' }
-    : { status: 500, body: `${lines.join('\n')}\nreadyz check failed\n` };
+    : { status: 500, body: `${lines.join('\n')}\n${what} check failed\n` };
 }
