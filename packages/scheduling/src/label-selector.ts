@@ -10,6 +10,11 @@ export interface LabelMatcher {
   matches(labels: Readonly<Record<string, string>> | undefined): boolean;
   /** Canonical text of the selector: equal selectors give equal keys. */
   readonly key: string;
+  /**
+   * Set when the selector is exactly one `matchLabels` pair (the common case): it matches the
+   * labels whose `key` is `value`, so callers can index matchers by label instead of trying each.
+   */
+  readonly equality?: { readonly key: string; readonly value: string };
 }
 
 const NOTHING: LabelMatcher = { matches: () => false, key: '<nothing>' };
@@ -65,8 +70,17 @@ export function compileLabelSelector(selector: LabelSelector | undefined | null)
     parts.push(`${key} ${expression.operator} (${values.join(',')})`);
   }
   const empty: Readonly<Record<string, string>> = {};
+  const labelKeys = Object.keys(matchLabels);
+  const onlyKey = labelKeys[0];
+  const equality =
+    labelKeys.length === 1 &&
+    onlyKey !== undefined &&
+    (selector.matchExpressions ?? []).length === 0
+      ? { key: onlyKey, value: matchLabels[onlyKey] as string }
+      : undefined;
   return {
     key: `{${parts.join(';')}}`,
+    ...(equality === undefined ? {} : { equality }),
     matches(labels) {
       const l = labels ?? empty;
       for (const check of checks) if (!check(l)) return false;

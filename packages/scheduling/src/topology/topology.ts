@@ -96,8 +96,13 @@ const KIND_ORDER: Record<TopologyGroupKind, number> = {
 export class Topology {
   private readonly groups: TopologyGroup[] = [];
   private readonly byHash = new Map<string, TopologyGroup>();
-  /** Non-inverse groups, which count pods their selector matches. */
-  private readonly counting: TopologyGroup[] = [];
+  /**
+   * Non-inverse groups, which count pods their selector matches, split for `record`: those whose
+   * selector is one `key=value` pair, indexed by key and value (a pod reaches only the groups of
+   * its own label values), and the rest.
+   */
+  private readonly countingByLabel = new Map<string, Map<string, TopologyGroup[]>>();
+  private readonly countingOther: TopologyGroup[] = [];
   /** Inverse groups, which keep matching pods out of their owners' domains. */
   private readonly inverseGroups: TopologyGroup[] = [];
   /** Groups tracking free hostnames (hostname anti-affinity, inverse included). */
@@ -130,11 +135,14 @@ export class Topology {
     requirements: Requirements,
     taints: readonly Taint[],
   ): void {
-    for (const g of this.counting) {
-      if (!g.selects(pod.namespace, pod.labels)) continue;
-      if (g.kind === 'spread' && !nodeFilterMatches(g.nodeFilter, taints, requirements)) continue;
-      g.record(requirements.get(g.key));
+    const labels = pod.labels;
+    for (const [key, byValue] of this.countingByLabel) {
+      const value = labels[key];
+      if (value === undefined) continue;
+      const groups = byValue.get(value);
+      if (groups !== undefined) this.recordIn(groups, pod, requirements, taints);
     }
+    this.recordIn(this.countingOther, pod, requirements, taints);
     const inverseHashes: string[] = [];
     for (const term of requiredAntiAffinity) {
       const g = this.group(this.specs.inverse(pod, term));
@@ -217,6 +225,20 @@ export class Topology {
         hostnameChecks = checks.filter((c) => c.group.key === HOSTNAME);
     }
     return { checks, hostnameChecks: hostnameChecks ?? NO_DOMAIN_CHECKS };
+  }
+
+  private recordIn(
+    groups: readonly TopologyGroup[],
+    pod: TopologyPod,
+    requirements: Requirements,
+    taints: readonly Taint[],
+  ): void {
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i] as TopologyGroup;
+      if (!g.selects(pod.namespace, pod.labels)) continue;
+      if (g.kind === 'spread' && !nodeFilterMatches(g.nodeFilter, taints, requirements)) continue;
+      g.record(requirements.get(g.key));
+    }
   }
 
   /** Registers a new node claim's (or node's) hostname as a domain. */
@@ -439,7 +461,21 @@ export class Topology {
     );
     this.groups.push(g);
     this.byHash.set(hash, g);
-    (g.inverse ? this.inverseGroups : this.counting).push(g);
+    if (g.inverse) this.inverseGroups.push(g);
+    else {
+      const eq = g.selector.equality;
+      if (eq === undefined) this.countingOther.push(g);
+      else {
+        let byValue = this.countingByLabel.get(eq.key);
+        if (byValue === undefined) {
+          byValue = new Map();
+          this.countingByLabel.set(eq.key, byValue);
+        }
+        const list = byValue.get(eq.value);
+        if (list === undefined) byValue.set(eq.value, [g]);
+        else list.push(g);
+      }
+    }
     if (g.free !== undefined) {
       this.hostnameAntiGroups.push(g);
       for (const h of this.domains.domains(HOSTNAME)) g.registerHostname(h);
