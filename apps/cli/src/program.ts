@@ -42,22 +42,32 @@ export function buildProgram(runtime: Runtime): Command {
     )
     .version(version(), '-V, --version')
     .option('--debug', 'print stack traces of errors')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => runtime.io.out(text),
-      writeErr: (text) => runtime.io.err(text),
-      outputError: (text, write) => write(text),
-    });
+    .configureOutput(output(runtime, 'karpenter-ts'));
   registerValidate(program, runtime);
   registerCatalog(program, runtime);
   registerSimulate(program, runtime);
   registerExplain(program, runtime);
   registerCompare(program, runtime);
   for (const command of program.commands) {
-    command.exitOverride().configureOutput(program.configureOutput());
+    command.exitOverride().configureOutput(output(runtime, `karpenter-ts ${command.name()}`));
   }
   return program;
+}
+
+/**
+ * Where commander writes. Its usage errors (`error: unknown option '--x'`) become the one-line
+ * form every error takes: `karpenter-ts: error: unknown option '--x' (see karpenter-ts simulate --help)`.
+ */
+function output(runtime: Runtime, usage: string) {
+  return {
+    writeOut: (text: string) => runtime.io.out(text),
+    writeErr: (text: string) => runtime.io.err(text),
+    outputError: (text: string, write: (text: string) => void) => {
+      const message = text.trim().replace(/^error: /, '');
+      write(`karpenter-ts: error: ${message} (see ${usage} --help)\n`);
+    },
+  };
 }
 
 /**

@@ -367,7 +367,7 @@ describe('errors', () => {
     const io = memoryIo();
     expect(await run(['simulate', 'x.yaml', '--scale', '0'], io)).toBe(2);
     expect(io.stderr).toBe(
-      'karpenter-ts: error: --scale: expected a number greater than 0, got "0"\n',
+      'karpenter-ts: error: --scale: expected a decimal number greater than 0 such as 2 or 0.5, got "0"\n',
     );
   });
 });

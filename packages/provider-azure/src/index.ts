@@ -15,6 +15,7 @@ export * from './instancetype/labels.js';
 export * from './instancetype/offerings.js';
 export * from './instancetype/instance-type.js';
 export * from './instancetype/get-instance-types.js';
+export * from './instancetype/launch-offering.js';
 export * from './launch/naming.js';
 export * from './launch/tags.js';
 export * from './launch/arm-errors.js';

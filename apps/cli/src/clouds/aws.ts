@@ -17,12 +17,13 @@ import {
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { CliError } from '../errors.js';
 import type { KubeObject } from '../manifests/document.js';
-import type { Cloud, NodeClassProblem } from './cloud.js';
+import { allowUndefinedLabels, type Cloud, type NodeClassProblem } from './cloud.js';
+import { chooseAwsLaunch } from './aws-launch.js';
 
 /** Creates the AWS cloud for an EC2 region (e.g. `us-east-1`). */
 export function awsCloud(region: string): Cloud {
   const cache = new Map<string, readonly InstanceType[]>();
-  return {
+  const cloud: Cloud = {
     name: 'aws',
     region,
     nodeClassKind: { group: AwsGroup, kind: EC2NodeClassKind },
@@ -52,7 +53,10 @@ export function awsCloud(region: string): Cloud {
     }),
     validateNodeClass: (object): NodeClassProblem[] =>
       validateEC2NodeClass(object).map((v) => ({ path: v.path, message: v.message })),
+    chooseLaunch: (options, requirements) =>
+      chooseAwsLaunch(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: AwsWellKnownLabels,
     restrictedLabelDomains: AwsRestrictedLabelDomains,
   };
+  return cloud;
 }

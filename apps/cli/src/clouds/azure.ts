@@ -8,6 +8,7 @@ import {
   AzureLabelDomain,
   AzureWellKnownLabels,
   AKSNodeClassKind,
+  chooseAzureLaunchOffering,
   defaultAKSNodeClass,
   defaultNodeClass,
   defaultNodePool,
@@ -18,12 +19,12 @@ import {
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { CliError } from '../errors.js';
 import type { KubeObject } from '../manifests/document.js';
-import type { Cloud, NodeClassProblem } from './cloud.js';
+import { allowUndefinedLabels, type Cloud, type NodeClassProblem } from './cloud.js';
 
 /** Creates the Azure cloud for an ARM region (e.g. `eastus`). */
 export function azureCloud(region: string): Cloud {
   const cache = new Map<string, readonly InstanceType[]>();
-  return {
+  const cloud: Cloud = {
     name: 'azure',
     region,
     nodeClassKind: { group: AKSNodeClassGroup, kind: AKSNodeClassKind },
@@ -51,7 +52,12 @@ export function azureCloud(region: string): Cloud {
     }),
     validateNodeClass: (object): NodeClassProblem[] =>
       validateAKSNodeClass(object).map((v) => ({ path: v.path, message: v.message })),
+    // Upstream Azure: cheapest size, then spot whenever the node claim allows it. The shipped
+    // data has no spot prices (spot is priced as on-demand), so spot never looks cheaper here.
+    chooseLaunch: (options, requirements) =>
+      chooseAzureLaunchOffering(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: AzureWellKnownLabels,
     restrictedLabelDomains: new Set([AzureLabelDomain]),
   };
+  return cloud;
 }

@@ -7,7 +7,8 @@ import type { NodePool } from '@karpenter-ts/api';
 import type { InstanceType, NodeClassKind } from '@karpenter-ts/cloudprovider';
 import type { KubeObject } from '../manifests/document.js';
 import type { CloudName } from '../commands/options.js';
-import { WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '@karpenter-ts/scheduling';
+import { WELL_KNOWN_LABELS_ALLOW_UNDEFINED, type Requirements } from '@karpenter-ts/scheduling';
+import type { Launch } from '../simulation/launch.js';
 
 /** One validation problem of a NodeClass: a field path (may be `''`) and a message. */
 export interface NodeClassProblem {
@@ -30,6 +31,13 @@ export interface Cloud {
   instanceTypes(nodeClass: KubeObject | undefined): readonly InstanceType[];
   /** The default NodePool and NodeClass used when the input has none, and where they are documented. */
   defaults(): { nodePool: NodePool; nodeClass: KubeObject; source: string };
+  /**
+   * The instance type and offering the cloud launches for a node claim with these options
+   * (cheapest first) and requirements; undefined when none has an available compatible
+   * offering. AWS and sim: the cheapest offering; Azure: the provider's choice (spot whenever
+   * allowed).
+   */
+  chooseLaunch(options: readonly InstanceType[], requirements: Requirements): Launch | undefined;
   /** Validation problems of a NodeClass object of this cloud's kind (empty when valid). */
   validateNodeClass(object: KubeObject): NodeClassProblem[];
   /** The provider's well-known labels (NodePools and pods may use them). */

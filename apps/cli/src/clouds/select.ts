@@ -5,6 +5,7 @@ import type { CloudName } from '../commands/options.js';
 import type { Cloud } from './cloud.js';
 import { awsCloud } from './aws.js';
 import { azureCloud } from './azure.js';
+import { checkRegion } from './regions.js';
 import { simCloud, SIM_REGION } from './sim.js';
 
 /** Default region per cloud: Azure `eastus`, AWS `us-east-1`, sim `sim`. */
@@ -15,10 +16,11 @@ export const DEFAULT_REGIONS: Readonly<Record<CloudName, string>> = {
 };
 
 /**
- * The cloud adapter for `name` in `region` (default {@link DEFAULT_REGIONS}). Raises CliError
- * (exit 1) for a region the cloud's catalog does not cover.
+ * The cloud adapter for `name` in `region` (default {@link DEFAULT_REGIONS}). Raises UsageError
+ * (exit 2, naming `flag`) for a region the cloud's catalog does not cover, or any region on sim.
  */
-export function createCloud(name: CloudName, region: string | undefined): Cloud {
+export function createCloud(name: CloudName, region: string | undefined, flag = '--region'): Cloud {
+  if (region !== undefined) checkRegion(name, region, flag);
   const where = region ?? DEFAULT_REGIONS[name];
   switch (name) {
     case 'sim':

@@ -11,7 +11,8 @@ import {
   type InstanceType,
 } from '@karpenter-ts/cloudprovider';
 import type { KubeObject } from '../manifests/document.js';
-import type { Cloud, NodeClassProblem } from './cloud.js';
+import { allowUndefinedLabels, type Cloud, type NodeClassProblem } from './cloud.js';
+import { chooseLaunch } from '../simulation/launch.js';
 
 /** Region name reported for the sim cloud (it has zones but no region). */
 export const SIM_REGION = 'sim';
@@ -43,7 +44,7 @@ export function simDefaultNodePool(): NodePool {
 /** Creates the sim cloud (any region name is accepted and reported as given). */
 export function simCloud(region: string = SIM_REGION): Cloud {
   let catalog: InstanceType[] | undefined;
-  return {
+  const cloud: Cloud = {
     name: 'sim',
     region,
     nodeClassKind: SimNodeClassKind,
@@ -58,7 +59,10 @@ export function simCloud(region: string = SIM_REGION): Cloud {
       source: 'karpenter-ts sim defaults (docs/cli.md)',
     }),
     validateNodeClass: (_object: KubeObject): NodeClassProblem[] => [],
+    chooseLaunch: (options, requirements) =>
+      chooseLaunch(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: new Set(Object.values(KwokLabels)),
     restrictedLabelDomains: new Set(),
   };
+  return cloud;
 }

@@ -39,13 +39,14 @@ export function registerCompare(program: Command, runtime: Runtime): void {
         paths: string[],
         options: SimulationFlags & { clouds: CloudTarget[]; output: OutputFormat },
       ) => {
+        // Every CLOUD:REGION is checked before any work, so a typo fails fast.
+        const clouds = options.clouds.map((t) => createCloud(t.cloud, t.region, '--clouds'));
         const progress = startProgress('Reading manifests');
         try {
           const documents = await loadManifestsStrict(paths);
           const rows: ComparisonRow[] = [];
           const now = new Date();
-          for (const target of options.clouds) {
-            const cloud = createCloud(target.cloud, target.region);
+          for (const cloud of clouds) {
             progress.update(`Simulating on ${cloud.name} ${cloud.region}`);
             await nextTick();
             rows.push(

@@ -7,7 +7,7 @@ import { createCloud } from '../clouds/select.js';
 import { explainPod } from '../explain/explain-pod.js';
 import { loadManifestsStrict } from '../manifests/load.js';
 import { explanationJson, renderExplanation } from '../output/explain-text.js';
-import { toJson } from '../output/format.js';
+import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/format.js';
 import { CLOUD_NAMES, type CloudName } from './options.js';
 import { addSimulationOptions, type SimulationFlags } from './simulate.js';
 
@@ -15,7 +15,7 @@ interface ExplainOptions extends SimulationFlags {
   pod: string;
   cloud: CloudName;
   region?: string;
-  output: 'table' | 'json';
+  output: OutputFormat;
 }
 
 /** Adds the `explain` command to `program`. */
@@ -32,9 +32,7 @@ export function registerExplain(program: Command, runtime: Runtime): void {
     )
     .option('--region <region>', 'region (default: azure eastus, aws us-east-1)')
     .addOption(
-      new Option('-o, --output <format>', 'output format')
-        .choices(['table', 'json'])
-        .default('table'),
+      new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
     );
   addSimulationOptions(command)
     .addHelpText(
@@ -48,10 +46,8 @@ export function registerExplain(program: Command, runtime: Runtime): void {
         scale: options.scale,
         solver: options.solver,
       });
-      runtime.io.out(
-        options.output === 'json'
-          ? toJson(explanationJson(explanation))
-          : renderExplanation(explanation),
-      );
+      if (options.output === 'json') runtime.io.out(toJson(explanationJson(explanation)));
+      else if (options.output === 'yaml') runtime.io.out(toYaml(explanationJson(explanation)));
+      else runtime.io.out(renderExplanation(explanation));
     });
 }

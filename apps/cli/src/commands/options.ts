@@ -19,11 +19,17 @@ export interface CloudTarget {
   region: string | undefined;
 }
 
-/** Parses `--scale F`: a finite number > 0. */
+/**
+ * Parses `--scale F`: a plain decimal number greater than 0 (`2`, `0.5`, `.25`). Hex, exponent
+ * and signed forms (`0x10`, `1e9`, `-1`) are refused rather than read as JavaScript numbers.
+ * The pod count it leads to is capped when workloads are expanded (MAX_PENDING_PODS).
+ */
 export function parseScale(value: string): number {
   const scale = Number(value);
-  if (value.trim() === '' || !Number.isFinite(scale) || scale <= 0) {
-    throw new UsageError(`--scale: expected a number greater than 0, got ${JSON.stringify(value)}`);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value.trim()) || !Number.isFinite(scale) || scale <= 0) {
+    throw new UsageError(
+      `--scale: expected a decimal number greater than 0 such as 2 or 0.5, got ${JSON.stringify(value)}`,
+    );
   }
   return scale;
 }

@@ -15,7 +15,8 @@ import { inventory } from '../manifests/inventory.js';
 import { planNodePools } from '../simulation/node-pools.js';
 import { podName, simulate } from '../simulation/simulate.js';
 import { expandWorkloads } from '../workloads/expand.js';
-import { findPod } from './find-pod.js';
+import { CliError } from '../errors.js';
+import { findDaemonSetPod, findPod } from './find-pod.js';
 import { explainNodePool, type NodePoolVerdict } from './why.js';
 
 /** Everything `explain` reports about one pod. */
@@ -33,6 +34,11 @@ export interface Explanation {
   readonly verdicts: readonly NodePoolVerdict[];
   /** Where the pod landed in the simulation of the whole input, in words. */
   readonly inSimulation: string;
+  /**
+   * True for a DaemonSet's pod: Karpenter does not schedule it but counts its requests as
+   * daemonset overhead on every node claim it fits (`verdicts` is then empty).
+   */
+  readonly daemonSet: boolean;
 }
 
 /**
@@ -52,7 +58,26 @@ export function explainPod(
     now,
     checkQuantity: (q) => void parseQuantity(q),
   });
-  const pod = findPod(workloads, query);
+  let pod: Pod;
+  try {
+    pod = findPod(workloads, query);
+  } catch (error) {
+    const daemon = error instanceof CliError ? findDaemonSetPod(workloads, query) : undefined;
+    if (!daemon) throw error;
+    const source = workloads.origin.get(daemon);
+    return {
+      pod: daemon,
+      podName: podName(daemon),
+      source: source ? location(source) : undefined,
+      requests: podRequests(daemon),
+      cloud,
+      notes: [],
+      verdicts: [],
+      inSimulation:
+        'not scheduled by Karpenter: it is a DaemonSet pod; the DaemonSet controller runs one on every node it fits, and Karpenter adds its requests as daemonset overhead to every node claim it fits',
+      daemonSet: true,
+    };
+  }
   // The full simulation also validates the input and says where the pod lands among the others.
   const simulation = simulate(documents, cloud, {
     scale: options.scale,
@@ -85,5 +110,6 @@ export function explainPod(
     notes: plan.notes,
     verdicts,
     inSimulation,
+    daemonSet: false,
   };
 }

@@ -40,3 +40,18 @@ export function findPod(workloads: ExpandedWorkloads, query: string): Pod {
     `--pod: no pending pod or workload named ${JSON.stringify(query)}${known.length > 0 ? ` (workloads: ${sample})` : ''}`,
   );
 }
+
+/**
+ * The DaemonSet pod `query` names, if any: the DaemonSet's name (`logging`, `kube-system/logging`)
+ * or its template pod's name. DaemonSet pods are not pending: they are daemonset overhead.
+ */
+export function findDaemonSetPod(workloads: ExpandedWorkloads, query: string): Pod | undefined {
+  const slash = query.indexOf('/');
+  const namespace = slash < 0 ? undefined : query.slice(0, slash);
+  const name = slash < 0 ? query : query.slice(slash + 1);
+  return workloads.daemonSetPods.find((p) => {
+    if (namespace !== undefined && p.metadata?.namespace !== namespace) return false;
+    const owner = p.metadata?.ownerReferences?.find((o) => o.kind === 'DaemonSet')?.name;
+    return p.metadata?.name === name || owner === name;
+  });
+}

@@ -17,7 +17,7 @@ import {
   type ResourceList,
 } from '@karpenter-ts/scheduling';
 import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
-import { chooseLaunch, type Launch } from '../simulation/launch.js';
+import type { Launch } from '../simulation/launch.js';
 
 /** An instance type that matches a pod's requirements but is too small, and by how much. */
 export interface CloseInstanceType {
@@ -34,12 +34,18 @@ export interface NodePoolVerdict {
   readonly reason: string;
   /** When it can host the pod alone: the node claim the cloud would launch. */
   readonly launch?: Launch;
-  /** Instance types that satisfy the requirements and offerings: how many, and how many fit. */
+  /**
+   * Instance types of the NodePool (`total`), those matching the requirements, those with an
+   * available allowed offering, those the pod fits (`fitting`, without daemonset overhead), and
+   * the node claim's options when it can host the pod (`options`: the cheapest that fit with
+   * daemonset overhead, at most 600, as upstream keeps).
+   */
   readonly instanceTypes: {
     total: number;
     matchingLabels: number;
     withOffering: number;
     fitting: number;
+    options?: number;
   };
   /** Up to 3 instance types closest to fitting, when none fits. */
   readonly closest: readonly CloseInstanceType[];
@@ -154,13 +160,18 @@ export function explainNodePool(
   if (error !== undefined) return verdict(false, error);
   const claim = result.newNodeClaims[0];
   const launch = claim
-    ? chooseLaunch(claim.instanceTypeOptions, claim.requirements, allowUndefined)
+    ? cloud.chooseLaunch(claim.instanceTypeOptions, claim.requirements)
     : undefined;
   if (!claim || !launch) return verdict(false, 'no available offering for the node claim');
+  const options = claim.instanceTypeOptions.length;
+  const fitText =
+    options === counts.fitting
+      ? `${counts.fitting} instance types fit`
+      : `${counts.fitting} instance types fit the pod; the node claim keeps the ${options} cheapest that fit with daemonset overhead as its options`;
   return verdict(
     true,
-    `${launch.instanceType.name} (${launch.offering.capacityType}, ${launch.offering.zone}) at $${launch.offering.price.toFixed(4)}/hour; ${claim.instanceTypeOptions.length} instance types fit`,
-    { launch },
+    `${launch.instanceType.name} (${launch.offering.capacityType}, ${launch.offering.zone}) at $${launch.offering.price.toFixed(4)}/hour; ${fitText}`,
+    { launch, instanceTypes: { ...counts, options } },
   );
 }
 

@@ -11,6 +11,12 @@ export function renderExplanation(e: Explanation): string {
   out.push(
     `${pc.bold(`Pod ${e.podName}`)}${e.source ? ` (from ${e.source})` : ''} requests ${describe(e.requests)}\n`,
   );
+  if (e.daemonSet) {
+    out.push(
+      '\nIt is a DaemonSet pod: Karpenter does not schedule it. The DaemonSet controller runs one on every node it fits, and Karpenter counts its requests as daemonset overhead on every node claim it fits.\n',
+    );
+    return out.join('');
+  }
   out.push(`on ${e.cloud.name} ${e.cloud.region}\n`);
   for (const note of e.notes) out.push(pc.dim(`note: ${note}\n`));
   out.push('\n');
@@ -36,6 +42,7 @@ export function explanationJson(e: Explanation) {
   return {
     pod: e.podName,
     source: e.source,
+    daemonSet: e.daemonSet,
     requests: Object.fromEntries(
       Object.entries(e.requests).map(([k, v]) => [k, formatAmount(k, v)]),
     ),

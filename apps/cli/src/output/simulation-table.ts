@@ -69,7 +69,7 @@ export function renderSimulation(simulation: Simulation): string {
   out.push('\n');
   const month = t.pricePerHour * 730;
   out.push(
-    `${t.scheduledPods} of ${t.pods} pods scheduled on ${t.nodes} new node${t.nodes === 1 ? '' : 's'}; ${formatUsd(t.pricePerHour)}/hour (~$${month.toFixed(2)}/month at 730 hours).\n`,
+    `${t.scheduledPods} of ${t.pods} pods scheduled on ${t.nodes} new node${t.nodes === 1 ? '' : 's'} in ${simulation.rounds} provisioning round${simulation.rounds === 1 ? '' : 's'}; ${formatUsd(t.pricePerHour)}/hour (~$${month.toFixed(2)}/month at 730 hours).\n`,
   );
   if (simulation.podErrors.length > 0) {
     out.push(`\n${pc.yellow(pc.bold(`Pending pods (${simulation.podErrors.length}):`))}\n`);

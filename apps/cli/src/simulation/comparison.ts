@@ -13,6 +13,8 @@ export interface ComparisonRow {
   cloud: string;
   region: string;
   nodePools: string[];
+  /** Provisioning rounds the simulation ran. */
+  rounds: number;
   totals: Totals;
   /** USD per month at {@link HOURS_PER_MONTH} hours. */
   pricePerMonth: number;
@@ -35,6 +37,7 @@ export function comparisonRow(simulation: Simulation): ComparisonRow {
     cloud: simulation.cloud.name,
     region: simulation.cloud.region,
     nodePools: simulation.pools.map((p) => p.nodePool.metadata.name ?? ''),
+    rounds: simulation.rounds,
     totals: t,
     pricePerMonth: Math.round(t.pricePerHour * HOURS_PER_MONTH * 100) / 100,
     cpuUtilization: u.cpuAllocatable > 0 ? u.cpuRequested / u.cpuAllocatable : 0,

@@ -1,10 +1,9 @@
 /**
- * The offering a cloud launches for a node claim: among every instance-type option, the
- * cheapest available offering compatible with the claim's requirements (ties: the option the
- * scheduler ranked first, then the provider's offering order, e.g. zonal before regional on
- * Azure). This is how the sim provider, the AWS
- * CreateFleet `lowest-price` strategy for on-demand, and the Azure provider's price-ordered
- * attempts resolve a claim when nothing is out of capacity.
+ * The cheapest-offering launch: among every instance-type option, the cheapest available
+ * offering compatible with the claim's requirements (ties: the option the scheduler ranked
+ * first, then the provider's offering order). This is how the sim provider resolves a node
+ * claim. AWS (clouds/aws-launch.ts) and Azure (provider-azure chooseAzureLaunchOffering) first
+ * pick a capacity type, as their providers do.
  */
 import type { InstanceType, Offering } from '@karpenter-ts/cloudprovider';
 import type { Requirements } from '@karpenter-ts/scheduling';

@@ -21,6 +21,8 @@ export interface NodeClaimReport {
   allocatable: Record<string, string>;
   /** How many instance types the node claim could have launched as. */
   instanceTypeOptions: number;
+  /** The provisioning round (from 1) that launched it. */
+  round: number;
 }
 
 /** Sums over the simulation. */
@@ -53,6 +55,8 @@ export interface SimulationReport {
     nodeClass: { kind: string; name: string; default: boolean };
   }[];
   notes: string[];
+  /** Provisioning rounds run: later rounds schedule what limits held back (see simulate). */
+  rounds: number;
   nodeClaims: NodeClaimReport[];
   existingNodes: { name: string; pods: string[] }[];
   podErrors: { pod: string; reason: string }[];
@@ -103,6 +107,7 @@ export function simulationReport(simulation: Simulation): SimulationReport {
       },
     })),
     notes: [...simulation.notes],
+    rounds: simulation.rounds,
     nodeClaims: simulation.nodeClaims.map((c) => ({
       nodePool: c.nodePool,
       instanceType: c.launch.instanceType.name,
@@ -113,6 +118,7 @@ export function simulationReport(simulation: Simulation): SimulationReport {
       requests: formatResourceList(c.requests),
       allocatable: formatResourceList(c.launch.instanceType.allocatable()),
       instanceTypeOptions: c.instanceTypeOptions.length,
+      round: c.round,
     })),
     existingNodes: simulation.existingNodes.map((n) => ({
       name: n.name,

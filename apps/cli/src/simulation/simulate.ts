@@ -1,25 +1,35 @@
 /**
  * One provisioning simulation: the input's pending pods scheduled by @karpenter-ts/scheduling's
  * Scheduler onto the chosen cloud's real catalog, each resulting node claim resolved to the
- * offering the cloud would launch.
+ * offering the cloud would launch, in successive provisioning rounds.
+ *
+ * Why rounds: within one batch the scheduler counts each new node claim against its NodePool's
+ * limits at the largest capacity it could launch as (upstream does the same), so a limited
+ * NodePool stops opening claims long before its launched nodes reach the limit. In a cluster the
+ * launched nodes then count with their real capacity, and the next batch schedules the pods left
+ * pending. We do the same: launch each node claim, add it as an existing node (allocatable and
+ * capacity of the launched instance type, its pods bound), and solve the still-pending pods
+ * again, until every pod is placed or a round places none.
  */
 import type { Node, Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
+  addResources,
   parseQuantity,
+  podRequests,
   resourceListFromQuantities,
   Scheduler,
   type ExistingNodeInput,
   type Requirements,
   type ResourceList,
 } from '@karpenter-ts/scheduling';
-import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
+import type { Cloud } from '../clouds/cloud.js';
 import { CliError, ManifestError } from '../errors.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { inventory, type Inventory } from '../manifests/inventory.js';
 import { expandWorkloads, type ExpandedWorkloads } from '../workloads/expand.js';
 import { validateDocuments } from '../validation/validate-documents.js';
-import { chooseLaunch, type Launch } from './launch.js';
+import type { Launch } from './launch.js';
 import { planNodePools, type PlannedNodePool } from './node-pools.js';
 
 /** Options of {@link simulate}. */
@@ -38,11 +48,16 @@ export interface SimulatedNodeClaim {
   readonly launch: Launch;
   /** Every instance type the claim could have launched as, cheapest first. */
   readonly instanceTypeOptions: readonly InstanceType[];
+  /** Pods on the node: those of its node claim, plus any later rounds placed on the launched node. */
   readonly pods: readonly Pod[];
   /** Pod requests plus daemonset overhead, canonical units. */
   readonly requests: ResourceList;
   /** The node claim's requirements (NodePool template narrowed by its pods). */
   readonly requirements: Requirements;
+  /** The provisioning round (from 1) that launched it. */
+  readonly round: number;
+  /** Name of the simulated node, as later rounds see it. */
+  readonly nodeName: string;
 }
 
 /** Pods placed on a node that already exists (a `Node` in the input). */
@@ -62,6 +77,19 @@ export interface Simulation {
   readonly podErrors: readonly { pod: Pod; reason: string }[];
   /** Pending pods the simulation started with. */
   readonly pendingPods: number;
+  /** Provisioning rounds run (scheduler solves), at least 1. */
+  readonly rounds: number;
+}
+
+interface MutableClaim {
+  nodePool: string;
+  launch: Launch;
+  instanceTypeOptions: readonly InstanceType[];
+  pods: Pod[];
+  requests: ResourceList;
+  requirements: Requirements;
+  round: number;
+  nodeName: string;
 }
 
 /**
@@ -105,47 +133,132 @@ export function simulate(
       cloud.instanceTypes(p.defaultNodeClass ? undefined : p.nodeClass),
     );
 
-  const scheduler = new Scheduler<InstanceType>({
-    nodePools: plan.pools.map((p) => p.nodePool),
-    instanceTypes,
-    existingNodes: existingNodes(inv, workloads.boundPods),
-    daemonSetPods: workloads.daemonSetPods,
-    solver: options.solver ?? 'wasm',
-  });
-  const results = scheduler.solve(workloads.pending);
-
-  const allowUndefined = allowUndefinedLabels(cloud);
-  const nodeClaims: SimulatedNodeClaim[] = [];
-  const podErrors = [...results.podErrors].map(([pod, reason]) => ({ pod, reason }));
-  for (const claim of results.newNodeClaims) {
-    const launch = chooseLaunch(claim.instanceTypeOptions, claim.requirements, allowUndefined);
-    if (!launch) {
-      for (const pod of claim.pods)
-        podErrors.push({
-          pod,
-          reason: `no available offering for node claim of NodePool "${claim.nodePoolName}"`,
-        });
-      continue;
-    }
-    nodeClaims.push({
-      nodePool: claim.nodePoolName,
-      launch,
-      instanceTypeOptions: claim.instanceTypeOptions,
-      pods: claim.pods,
-      requests: claim.requests,
-      requirements: claim.requirements,
+  const nodes: ExistingNodeInput[] = existingNodes(inv, workloads.boundPods);
+  const inputPlacements = new Map<string, Pod[]>();
+  const usedNames = new Set(nodes.map((n) => n.name));
+  const nodeClaims: MutableClaim[] = [];
+  const launchedByName = new Map<string, MutableClaim>();
+  let pending: readonly Pod[] = workloads.pending;
+  let podErrors: { pod: Pod; reason: string }[] = [];
+  let rounds = 0;
+  for (;;) {
+    rounds++;
+    const scheduler = new Scheduler<InstanceType>({
+      nodePools: plan.pools.map((p) => p.nodePool),
+      instanceTypes,
+      existingNodes: nodes,
+      daemonSetPods: workloads.daemonSetPods,
+      solver: options.solver ?? 'wasm',
     });
+    const results = scheduler.solve(pending);
+    let placed = 0;
+    for (const placement of results.existingNodes) {
+      placed += placement.pods.length;
+      const index = nodes.findIndex((n) => n.name === placement.name);
+      const node = nodes[index];
+      if (node)
+        nodes[index] = {
+          ...node,
+          pods: [...(node.pods ?? []), ...placement.pods.map(bound(node.name))],
+        };
+      const claim = launchedByName.get(placement.name);
+      if (claim) {
+        claim.pods.push(...placement.pods);
+        for (const pod of placement.pods)
+          claim.requests = addResources(claim.requests, podRequests(pod));
+      } else {
+        const list = inputPlacements.get(placement.name) ?? [];
+        list.push(...placement.pods);
+        inputPlacements.set(placement.name, list);
+      }
+    }
+    podErrors = [...results.podErrors].map(([pod, reason]) => ({ pod, reason }));
+    for (const claim of results.newNodeClaims) {
+      const launch = cloud.chooseLaunch(claim.instanceTypeOptions, claim.requirements);
+      if (!launch) {
+        for (const pod of claim.pods)
+          podErrors.push({
+            pod,
+            reason: `no available offering for node claim of NodePool "${claim.nodePoolName}"`,
+          });
+        continue;
+      }
+      placed += claim.pods.length;
+      const nodeName = uniqueName(`${claim.nodePoolName}-${nodeClaims.length + 1}`, usedNames);
+      const simulated: MutableClaim = {
+        nodePool: claim.nodePoolName,
+        launch,
+        instanceTypeOptions: claim.instanceTypeOptions,
+        pods: [...claim.pods],
+        requests: claim.requests,
+        requirements: claim.requirements,
+        round: rounds,
+        nodeName,
+      };
+      nodeClaims.push(simulated);
+      launchedByName.set(nodeName, simulated);
+      const pool = plan.pools.find((p) => p.nodePool.metadata.name === claim.nodePoolName);
+      nodes.push(launchedNode(nodeName, simulated, pool));
+    }
+    if (podErrors.length === 0 || placed === 0) break;
+    pending = podErrors.map((e) => e.pod);
   }
+  if (cloud.name === 'azure' && nodeClaims.some((c) => c.launch.offering.capacityType === 'spot'))
+    notes.push(
+      'Azure spot prices equal on-demand prices in the shipped data (it has no spot price table; upstream, too, prices spot as on-demand until a live Retail Prices refresh), so spot node claims show on-demand prices',
+    );
   return {
     cloud,
     pools: plan.pools,
     notes,
     workloads,
     nodeClaims,
-    existingNodes: results.existingNodes.map((n) => ({ name: n.name, pods: n.pods })),
+    existingNodes: [...inputPlacements].map(([name, pods]) => ({ name, pods })),
     podErrors,
     pendingPods: workloads.pending.length,
+    rounds,
   };
+}
+
+/**
+ * The node a launched node claim becomes: the labels of its requirements, launched instance
+ * type and offering (zone, capacity type), its NodePool and hostname; the NodePool's taints
+ * (startup taints are gone once it is initialized); allocatable and capacity of the launched
+ * instance type (capacity counts against the NodePool's limits); its pods bound.
+ */
+function launchedNode(
+  name: string,
+  claim: MutableClaim,
+  pool: PlannedNodePool | undefined,
+): ExistingNodeInput {
+  const { instanceType, offering } = claim.launch;
+  return {
+    name,
+    labels: {
+      ...claim.requirements.labels(),
+      ...instanceType.requirements.labels(),
+      ...offering.requirements.labels(),
+      'karpenter.sh/nodepool': claim.nodePool,
+      'kubernetes.io/hostname': name,
+    },
+    taints: pool?.nodePool.spec.template.spec.taints ?? [],
+    allocatable: instanceType.allocatable(),
+    capacity: instanceType.capacity,
+    pods: claim.pods.map(bound(name)),
+    nodePoolName: claim.nodePool,
+  };
+}
+
+/** A copy of the pod bound to `nodeName`, as the kube-scheduler would bind it. */
+function bound(nodeName: string): (pod: Pod) => Pod {
+  return (pod) => ({ ...pod, spec: { ...pod.spec!, nodeName } });
+}
+
+function uniqueName(base: string, used: Set<string>): string {
+  let name = base;
+  for (let i = 2; used.has(name); i++) name = `${base}-${i}`;
+  used.add(name);
+  return name;
 }
 
 /** Invalid NodePools or NodeClasses stop the simulation: a pool the apiserver would reject cannot run. */

@@ -20,7 +20,7 @@
  * reason `Unschedulable`, which is what makes a pod provisionable for Karpenter.
  */
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from '@karpenter-ts/api';
-import { ManifestError } from '../errors.js';
+import { ManifestError, UsageError } from '../errors.js';
 import { fieldPath, type KubeObject, type ManifestDocument } from '../manifests/document.js';
 import { applyPodDefaults } from './defaulting.js';
 import { podTemplateHash, stableUid, SuffixNamer } from './names.js';
@@ -49,7 +49,18 @@ export interface ExpandOptions {
    * message says what is wrong; failures become ManifestErrors naming the field.
    */
   checkQuantity?: (value: string | number) => void;
+  /**
+   * Most pending pods the expansion may make (default {@link MAX_PENDING_PODS}); a workload
+   * that would pass it raises a UsageError naming `--scale` before any of its pods is built.
+   */
+  maxPendingPods?: number;
 }
+
+/**
+ * Default cap on expanded pending pods: a million pods already take minutes and gigabytes to
+ * schedule, and a larger `--scale` would exhaust the V8 heap instead of answering.
+ */
+export const MAX_PENDING_PODS = 1_000_000;
 
 /** How many pods one workload object became. */
 export interface WorkloadSummary {
@@ -87,7 +98,29 @@ export function expandWorkloads(
 ): ExpandedWorkloads {
   const scale = options.scale ?? 1;
   const now = options.now ?? new Date();
-  const out: ExpandedWorkloads = {
+  const out = emptyResult();
+  // Two passes: the first only counts (so an oversized --scale fails before any pod is built,
+  // not after filling the heap), the second builds the pods.
+  const budget = { max: options.maxPendingPods ?? MAX_PENDING_PODS, counted: 0 };
+  for (const counting of [true, false]) {
+    const target = counting ? emptyResult() : out;
+    for (const doc of documents) {
+      if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
+      new Context(
+        doc,
+        scale,
+        now,
+        options.checkQuantity,
+        target,
+        counting ? budget : undefined,
+      ).expand();
+    }
+  }
+  return out;
+}
+
+function emptyResult(): ExpandedWorkloads {
+  return {
     pending: [],
     daemonSetPods: [],
     boundPods: [],
@@ -95,12 +128,6 @@ export function expandWorkloads(
     workloads: [],
     origin: new Map(),
   };
-  for (const doc of documents) {
-    if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
-    const ctx = new Context(doc, scale, now, options.checkQuantity, out);
-    ctx.expand();
-  }
-  return out;
 }
 
 type Spec = Record<string, unknown>;
@@ -117,6 +144,8 @@ class Context {
     private readonly now: Date,
     private readonly checkQuantity: ExpandOptions['checkQuantity'],
     private readonly out: ExpandedWorkloads,
+    /** Set in the counting pass: pods are counted against `max`, not built. */
+    private readonly budget?: { max: number; counted: number },
   ) {
     this.object = doc.object;
     const name = this.object.metadata?.name;
@@ -193,7 +222,9 @@ class Context {
     labels: Record<string, string> = {},
   ): void {
     const template = this.template(spec, `${at}.template`);
-    const count = scaleCount(this.count(spec, 'replicas', `${at}.replicas`, 1), this.scale);
+    const count = this.reserve(
+      scaleCount(this.count(spec, 'replicas', `${at}.replicas`, 1), this.scale),
+    );
     const namer = new SuffixNamer(owner);
     for (let i = 0; i < count; i++)
       this.addPending(this.makePod(template, namer.next(), ownerRef, labels));
@@ -202,7 +233,9 @@ class Context {
   private statefulSet(): void {
     const spec = this.spec();
     const template = this.template(spec, 'spec.template');
-    const count = scaleCount(this.count(spec, 'replicas', 'spec.replicas', 1), this.scale);
+    const count = this.reserve(
+      scaleCount(this.count(spec, 'replicas', 'spec.replicas', 1), this.scale),
+    );
     const claimTemplates = Array.isArray(spec.volumeClaimTemplates)
       ? spec.volumeClaimTemplates
       : [];
@@ -265,7 +298,7 @@ class Context {
       spec.completions === undefined || spec.completions === null
         ? parallelism
         : this.count(spec, 'completions', `${at}.completions`, 1);
-    const count = scaleCount(Math.min(parallelism, completions), this.scale);
+    const count = this.reserve(scaleCount(Math.min(parallelism, completions), this.scale));
     const indexed = spec.completionMode === 'Indexed';
     const uid = ownerRef.uid;
     const labels = {
@@ -441,6 +474,22 @@ class Context {
       status: { phase: 'Pending', conditions: [this.unschedulable()] },
     };
     return applyPodDefaults(pod, this.namespace);
+  }
+
+  /**
+   * In the counting pass, adds `count` to the budget (raising a UsageError naming --scale past
+   * its max) and returns 0 so no pod is built; otherwise returns `count`.
+   */
+  private reserve(count: number): number {
+    if (!this.budget) return count;
+    this.budget.counted += count;
+    if (this.budget.counted > this.budget.max) {
+      throw new UsageError(
+        `--scale ${this.scale}: the input would expand to more than ${this.budget.max.toLocaleString('en-US')} pending pods ` +
+          `(${this.object.kind} ${this.namespace}/${this.name} alone makes ${count.toLocaleString('en-US')}); use a smaller --scale`,
+      );
+    }
+    return 0;
   }
 
   private addPending(pod: Pod): void {

@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseScale } from '../src/commands/options.js';
+import { UsageError } from '../src/errors.js';
+import { parseManifestText } from '../src/manifests/parse.js';
+import { expandWorkloads } from '../src/workloads/expand.js';
+import { cli } from './support/cli.js';
+
+const BOUTIQUE = '../../examples/workloads/online-boutique-kubernetes-manifests.yaml';
+
+/** Every error is one line on stderr. */
+function oneLine(stderr: string): string {
+  expect(stderr.endsWith('\n')).toBe(true);
+  expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  return stderr.trimEnd();
+}
+
+describe('usage errors', () => {
+  it('prints an unknown option as one line "karpenter-ts: error: …" naming the help to read, exit 2', async () => {
+    const { code, stderr } = await cli('simulate', 'x.yaml', '--bogus');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      "karpenter-ts: error: unknown option '--bogus' (see karpenter-ts simulate --help)",
+    );
+  });
+
+  it('prints a bad choice and a missing argument as one line, exit 2', async () => {
+    const choice = await cli('catalog', '--cloud', 'gcp');
+    expect(choice.code).toBe(2);
+    expect(oneLine(choice.stderr)).toMatch(
+      /^karpenter-ts: error: option '--cloud <cloud>' argument 'gcp' is invalid\. .*azure, aws, sim/,
+    );
+    const missing = await cli('validate');
+    expect(missing.code).toBe(2);
+    expect(oneLine(missing.stderr)).toMatch(/^karpenter-ts: error: missing required argument/);
+  });
+});
+
+describe('--scale', () => {
+  it.each(['0x10', '1e9', '-1', '0', '0.0', '', ' ', 'Infinity', 'NaN', '1/2'])(
+    'refuses %j as a usage error naming --scale',
+    (value) => {
+      expect(() => parseScale(value)).toThrow(UsageError);
+      expect(() => parseScale(value)).toThrow(/^--scale: expected a decimal number greater than 0/);
+    },
+  );
+
+  it.each([
+    ['2', 2],
+    ['0.5', 0.5],
+    ['.25', 0.25],
+    ['10.', 10],
+  ])('accepts %j', (value, expected) => {
+    expect(parseScale(value)).toBe(expected);
+  });
+
+  it('refuses to expand more pending pods than the cap, before building them, naming --scale and the workload', () => {
+    const { documents } = parseManifestText(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: 3\n  template: { spec: { containers: [{ name: c, image: nginx }] } }\n',
+      'web.yaml',
+    );
+    expect(expandWorkloads(documents, { scale: 2, maxPendingPods: 6 }).pending).toHaveLength(6);
+    expect(() => expandWorkloads(documents, { scale: 3, maxPendingPods: 6 })).toThrow(
+      '--scale 3: the input would expand to more than 6 pending pods (Deployment default/web alone makes 9); use a smaller --scale',
+    );
+  });
+
+  it('exits 2 at once for a --scale that would make more than 1,000,000 pods', async () => {
+    const { code, stderr } = await cli('simulate', BOUTIQUE, '--scale', '100000');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toMatch(
+      /^karpenter-ts: error: --scale 100000: the input would expand to more than 1,000,000 pending pods .*use a smaller --scale$/,
+    );
+  });
+});
+
+describe('regions', () => {
+  it('suggests the right spelling of a mis-cased Azure region (exit 2, one line)', async () => {
+    const { code, stderr } = await cli('catalog', '--region', 'WestEurope');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      'karpenter-ts: error: --region: unknown Azure region "WestEurope"; did you mean "westeurope"? (57 Azure regions known)',
+    );
+  });
+
+  it('suggests close names for a misspelt region', async () => {
+    const { code, stderr } = await cli('catalog', '--region', 'eastu2');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toMatch(/did you mean ("eastus" or )?"eastus2"\?/);
+  });
+
+  it('names --clouds for an unknown region in compare, before reading any file', async () => {
+    const { code, stderr } = await cli('compare', '/no/such/file', '--clouds', 'azure:nowhere');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toMatch(
+      /^karpenter-ts: error: --clouds: unknown Azure region "nowhere"/,
+    );
+  });
+
+  it('says the AWS catalog has zone data for three regions only', async () => {
+    const { code, stderr } = await cli('catalog', '--cloud', 'aws', '--region', 'eu-west-1');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(
+      'karpenter-ts: error: --region: unknown AWS region "eu-west-1" (the shipped AWS catalog has zone data for 3 regions only: us-east-1, us-east-2, us-west-2)',
+    );
+  });
+
+  it('says the sim cloud has no regions', async () => {
+    const { code, stderr } = await cli('catalog', '--cloud', 'sim', '--region', 'x');
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toMatch(/--region: the sim cloud has no regions/);
+  });
+});
+
+describe('the built binary in a pipe', () => {
+  it('exits quietly when the reader closes the pipe early (catalog | head -1)', async () => {
+    const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    const child = spawn(process.execPath, [mainJs, 'catalog', '--cloud', 'aws'], {
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Read one chunk, then close our end, as `head -1` does.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});
