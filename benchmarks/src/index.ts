@@ -4,6 +4,8 @@ export {
   benchmarkNodePool,
   DIVERSE_SIZES,
   diversePods,
+  LARGE_DIVERSE_SIZE,
+  largeBenchmarkNodePool,
   PREFERENCE_PODS,
   preferencePods,
   SEED,

@@ -2,7 +2,7 @@
  * The scheduling benchmark: one `Scheduler.solve` per iteration over the reference workload,
  * with the WASM solver and with the TypeScript solver, measured with tinybench.
  */
-import type { Pod } from '@karpenter-ts/api';
+import type { NodePool, Pod } from '@karpenter-ts/api';
 import { Scheduler, type SchedulingResults } from '@karpenter-ts/scheduling';
 import { Bench } from 'tinybench';
 import { benchmarkInstanceTypes, benchmarkNodePool } from './scheduling-workload.js';
@@ -21,6 +21,13 @@ export interface SchedulingCaseResult {
   peakHeapBytes: number;
   /** Seconds of the first (cold) solve of a fresh scheduler, pod caches empty. */
   firstSolveSeconds: number;
+  /**
+   * CPU seconds (user + system, all threads: GC helpers included) the process spent in the first
+   * solve. Below `firstSolveSeconds` when other processes held the cores.
+   */
+  firstSolveCpuSeconds: number;
+  /** The process's peak resident set size so far (bytes): every case before this one included. */
+  maxRssBytes: number;
   /** Timed iterations behind the median. */
   iterations: number;
 }
@@ -57,21 +64,41 @@ export async function measureCase(
   solver: 'wasm' | 'ts',
   preferencePolicy: 'Respect' | 'Ignore',
   budgetMs: number,
+  opts: { nodePool?: NodePool; onlyFirstSolve?: boolean } = {},
 ): Promise<SchedulingCaseResult> {
   const options = {
-    nodePools: [benchmarkNodePool()],
+    nodePools: [opts.nodePool ?? benchmarkNodePool()],
     instanceTypes: new Map([['default', benchmarkInstanceTypes()]]),
     solver,
     preferencePolicy,
   };
   gc?.();
   const scheduler = new Scheduler(options);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const first = scheduler.solve(pods);
+  let first: SchedulingResults | undefined = scheduler.solve(pods);
   const firstSolveSeconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const firstSolveCpuSeconds = (cpu.user + cpu.system) / 1e6;
   check(name, solver, first, pods);
   const peakHeapBytes = process.memoryUsage().heapTotal;
   const nodes = first.newNodeClaims.length;
+  first = undefined; // let the timed solves reuse its memory
+  if (opts.onlyFirstSolve === true) {
+    return {
+      name,
+      solver,
+      pods: pods.length,
+      nodes,
+      secondsPerSolve: firstSolveSeconds,
+      podsPerSecond: pods.length / firstSolveSeconds,
+      peakHeapBytes,
+      firstSolveSeconds,
+      firstSolveCpuSeconds,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      iterations: 1,
+    };
+  }
 
   const iterations = firstSolveSeconds > 2 ? 1 : firstSolveSeconds > 0.5 ? 3 : 5;
   const bench = new Bench({ iterations, time: budgetMs, warmupIterations: 1, warmupTime: 0 });
@@ -95,6 +122,8 @@ export async function measureCase(
     podsPerSecond: pods.length / secondsPerSolve,
     peakHeapBytes,
     firstSolveSeconds,
+    firstSolveCpuSeconds,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
     iterations: (task?.runs as number | undefined) ?? iterations,
   };
 }

@@ -37,6 +37,19 @@ export function benchmarkNodePool(): NodePool {
   });
 }
 
+/** Size of the `--large` diverse case (not part of the reference sizes). */
+export const LARGE_DIVERSE_SIZE = 200_000;
+
+/**
+ * The NodePool of the `--large` case: the reference pool without limits. With the reference
+ * limits, 200,000 pods cannot fit: every new node claim counts against the limits as its largest
+ * option (400 cpu, 800Gi), and `memory: 10000000Gi` (clamped to 2^53 bytes) runs out after
+ * about 10,500 node claims, where this case needs 40,000.
+ */
+export function largeBenchmarkNodePool(): NodePool {
+  return nodePool({ name: 'default', labels: { 'testing/cluster': 'unspecified' } });
+}
+
 /** 400 instance types `fake-it-0..399`. */
 export function benchmarkInstanceTypes(): TestInstanceType[] {
   return instanceTypes(400);

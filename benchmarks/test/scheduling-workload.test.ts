@@ -5,6 +5,7 @@ import {
   benchmarkInstanceTypes,
   benchmarkNodePool,
   diversePods,
+  largeBenchmarkNodePool,
   preferencePods,
 } from '../src/scheduling-workload.js';
 
@@ -84,5 +85,14 @@ describe('the reference scheduling workload', () => {
     expect(results.podErrors.size).toBe(0);
     expect(results.newNodeClaims).toHaveLength(100);
     validateAssignment(results, { nodePools, instanceTypes, pods });
+  });
+
+  it('gives the large case the reference NodePool without its limits', () => {
+    const reference = benchmarkNodePool();
+    const large = largeBenchmarkNodePool();
+    expect(reference.spec.limits).toBeDefined();
+    expect(large.spec.limits).toBeUndefined();
+    expect(large.metadata?.name).toBe(reference.metadata?.name);
+    expect(large.spec.template).toEqual(reference.spec.template);
   });
 });
