@@ -148,6 +148,7 @@ export async function startOperator(
       provisioner: {
         idleSeconds: options.batchIdleDuration,
         maxSeconds: options.batchMaxDuration,
+        preferencePolicy: options.preferencePolicy,
         minValuesPolicy: options.minValuesPolicy,
         extraWellKnownLabels: Object.values(KwokLabels),
       },

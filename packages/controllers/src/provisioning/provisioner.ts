@@ -17,6 +17,7 @@ import {
   type ExistingNodeInput,
   type MinValuesPolicy,
   type NewNodeClaim,
+  type PreferencePolicy,
   type ResourceList,
   type SchedulingResults,
 } from '@karpenter-ts/scheduling';
@@ -38,7 +39,17 @@ export interface ProvisionerOptions extends BatcherOptions, PodValidationOptions
   readonly clock: Clock;
   /** Solver for the scheduler's numeric path; default `wasm`. */
   readonly solver?: 'wasm' | 'ts';
-  /** Default `Strict`. */
+  /**
+   * Whether the scheduler honours preferred node/pod affinities and `ScheduleAnyway` topology
+   * spreads (`Respect`, relaxing them one at a time when they cannot be met) or drops them up
+   * front (`Ignore`); upstream `--preference-policy`. Default `Respect`.
+   */
+  readonly preferencePolicy?: PreferencePolicy;
+  /**
+   * `Strict`: a NodePool's minValues must be met or the pod fails; `BestEffort`: minValues are
+   * lowered as far as needed and the claim is annotated relaxed; upstream `--min-values-policy`.
+   * Default `Strict`.
+   */
   readonly minValuesPolicy?: MinValuesPolicy;
 }
 
@@ -163,6 +174,7 @@ export class Provisioner {
       existingNodes,
       daemonSetPods: cluster.daemonSetPods(),
       ...(this.#o.solver ? { solver: this.#o.solver } : {}),
+      ...(this.#o.preferencePolicy ? { preferencePolicy: this.#o.preferencePolicy } : {}),
       ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
     });
     const results = scheduler.solve(pods);
