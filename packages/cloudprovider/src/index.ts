@@ -9,3 +9,4 @@ export * from './kwok-instance-types.js';
 export * from './sim-provider.js';
 export * from './sim/kwok-node.js';
 export * from './sim/kwok-cloud-provider.js';
+export * from './sim/machine-store.js';

@@ -27,6 +27,7 @@ import {
   type OfferingKey,
 } from './errors.js';
 import { isOfferingCompatible } from './offering.js';
+import type { SimMachineRecord, SimMachineStore } from './sim/machine-store.js';
 import type {
   CapacityType,
   CloudProvider,
@@ -61,6 +62,13 @@ export interface SimCloudProviderOptions {
   readonly imageID?: string;
   /** Default: Ready False or Unknown for 10 minutes (upstream KWOK). */
   readonly repairPolicies?: readonly RepairPolicy[];
+  /**
+   * Durable storage of the machines (e.g. a {@link FileMachineStore}), so they survive a restart
+   * of the process and are shared by every instance on the same store, as a real cloud's are.
+   * Default: memory only. The unavailable-offerings cache, injected errors, drift reasons and
+   * reservation counts stay in memory (upstream keeps its offering cache in the controller too).
+   */
+  readonly store?: SimMachineStore;
 }
 
 /** Matches offerings; an omitted field matches every value. */
@@ -89,10 +97,7 @@ interface InjectedCapacityError {
   remaining: number;
 }
 
-interface Machine {
-  readonly instance: SimInstance;
-  readonly nodeClaim: NodeClaim;
-}
+type Machine = SimMachineRecord;
 
 interface Candidate {
   readonly instanceType: InstanceType;
@@ -114,6 +119,7 @@ export class SimCloudProvider implements CloudProvider {
   readonly #imageID: string;
   readonly #repairPolicies: readonly RepairPolicy[];
   readonly #machines = new Map<string, Machine>(); // by providerID
+  readonly #store: SimMachineStore | undefined;
   readonly #injected = new Set<InjectedCapacityError>();
   readonly #unavailable = new Map<string, { key: OfferingKey; until: number }>();
   readonly #reservationsUsed = new Map<string, number>();
@@ -131,6 +137,7 @@ export class SimCloudProvider implements CloudProvider {
       throw new RangeError(`insufficientCapacityTtlSeconds must be >= 0, got ${ttl}`);
     this.#iceTtlMs = ttl * 1000;
     this.#imageID = options.imageID ?? 'sim-image';
+    this.#store = options.store;
     this.#repairPolicies = options.repairPolicies ?? [
       { conditionType: 'Ready', conditionStatus: 'False', tolerationSeconds: 600 },
       { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationSeconds: 600 },
@@ -141,7 +148,10 @@ export class SimCloudProvider implements CloudProvider {
    * Launches the NodeClaim on the cheapest available offering compatible with its requirements,
    * among instance types whose requirements intersect them and whose allocatable fits
    * `spec.resources.requests`; ties go to the instance type name, then zone, then capacity type.
-   * Idempotent per NodeClaim name: a second create returns the running machine.
+   * Idempotent per NodeClaim name: a second create returns the running machine, also from
+   * another process on the same store (a controller restarted after the launch but before it
+   * recorded the result finds the machine instead of launching a second one, as upstream's
+   * providers find theirs by the NodeClaim tag).
    * Raises NodeClassNotReadyError (NodeClass marked not ready), InsufficientCapacityError (no
    * candidate, or the chosen offering has an injected capacity error), CreateError (bad requests),
    * or an error queued with {@link failNextCreate}.
@@ -154,6 +164,7 @@ export class SimCloudProvider implements CloudProvider {
       throw new NodeClassNotReadyError(nodeClassName);
     const name = nodeClaim.metadata.name ?? '';
     if (name === '') throw new CreateError('InvalidNodeClaim', 'node claim has no metadata.name');
+    this.#refresh();
     const running = this.#findByName(name);
     if (running !== undefined) return structuredClone(running.nodeClaim);
 
@@ -212,6 +223,7 @@ export class SimCloudProvider implements CloudProvider {
    * termination finished (upstream calls Delete until it sees NotFound).
    */
   async delete(nodeClaim: NodeClaim): Promise<void> {
+    this.#refresh();
     const providerID = nodeClaim.status?.providerID;
     const machine =
       providerID !== undefined && providerID !== ''
@@ -221,10 +233,12 @@ export class SimCloudProvider implements CloudProvider {
       throw new NodeClaimNotFoundError(providerID || (nodeClaim.metadata.name ?? ''));
     }
     this.#machines.delete(machine.instance.providerID);
+    this.#persist();
   }
 
   /** The NodeClaim view of a running machine. Raises NodeClaimNotFoundError for unknown IDs. */
   async get(providerID: string): Promise<NodeClaim> {
+    this.#refresh();
     const machine = this.#machines.get(providerID);
     if (machine === undefined) throw new NodeClaimNotFoundError(providerID);
     return structuredClone(machine.nodeClaim);
@@ -232,6 +246,7 @@ export class SimCloudProvider implements CloudProvider {
 
   /** Every running machine as a NodeClaim, in launch order. */
   async list(): Promise<NodeClaim[]> {
+    this.#refresh();
     return [...this.#machines.values()].map((m) => structuredClone(m.nodeClaim));
   }
 
@@ -319,6 +334,7 @@ export class SimCloudProvider implements CloudProvider {
 
   /** The running machines, in launch order (for cost reports and assertions). */
   instances(): SimInstance[] {
+    this.#refresh();
     return [...this.#machines.values()].map((m) => m.instance);
   }
 
@@ -367,6 +383,18 @@ export class SimCloudProvider implements CloudProvider {
     return undefined;
   }
 
+  /** Reloads the machines when the store changed (another process, or this one restarted). */
+  #refresh(): void {
+    const stored = this.#store?.load();
+    if (stored === undefined) return;
+    this.#machines.clear();
+    for (const m of stored) this.#machines.set(m.instance.providerID, m);
+  }
+
+  #persist(): void {
+    this.#store?.save([...this.#machines.values()]);
+  }
+
   #findByName(name: string): Machine | undefined {
     for (const m of this.#machines.values()) if (m.instance.nodeClaimName === name) return m;
     return undefined;
@@ -378,6 +406,11 @@ export class SimCloudProvider implements CloudProvider {
     requirements: Requirements,
     chosen: Candidate,
   ): Machine {
+    // The catalog lookup above awaited: re-read the store and check again, then record and save
+    // without yielding, so the read-modify-write is one step for this process.
+    this.#refresh();
+    const running = this.#findByName(name);
+    if (running !== undefined) return running;
     const { instanceType, offering } = chosen;
     const providerID = `${SimProviderIDPrefix}${offering.zone}/${name}`;
     // Resolve labels from what the node claim asked, the instance type and the offering. A key
@@ -418,6 +451,7 @@ export class SimCloudProvider implements CloudProvider {
       },
     };
     this.#machines.set(providerID, machine);
+    this.#persist();
     return machine;
   }
 }
