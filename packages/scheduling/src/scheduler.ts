@@ -680,17 +680,22 @@ class SolveRun<IT extends SchedulerInstanceType> {
       mask = this.catalog.requirementMask(reqs);
     }
     const exact = a.portMask === undefined ? mask : andMask(mask, a.portMask, this.scratch);
-    if (this.solver.claimFit(claim.id, a.requests, exact, this.fit) === 0) return false;
     let relaxed = false;
-    if (reqs.hasMinValues()) {
-      const mv = checkMinValues(reqs, this.typesOf(this.fit));
-      if (!mv.satisfied) {
-        if (this.s.minValuesPolicy === 'Strict') return false;
-        relaxed = true;
+    if (commit && !reqs.hasMinValues()) {
+      // Nothing to check between fit and commit: one solver call does both.
+      if (this.solver.claimFitCommit(claim.id, a.requests, exact, this.fit) === 0) return false;
+    } else {
+      if (this.solver.claimFit(claim.id, a.requests, exact, this.fit) === 0) return false;
+      if (reqs.hasMinValues()) {
+        const mv = checkMinValues(reqs, this.typesOf(this.fit));
+        if (!mv.satisfied) {
+          if (this.s.minValuesPolicy === 'Strict') return false;
+          relaxed = true;
+        }
       }
+      if (!commit) return true;
+      this.solver.commit(claim.id, a.requests, this.fit);
     }
-    if (!commit) return true;
-    this.solver.commit(claim.id, a.requests, this.fit);
     this.order.increment(claim.id, claim.pods.length);
     claim.pods.push(d);
     claim.requirements = reqs;
@@ -793,19 +798,24 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const reqMask = this.catalog.requirementMask(reqs);
     const candidates = andMask(limitMask, reqMask, this.scratch);
     if (a.portMask !== undefined) andMask(candidates, a.portMask, candidates);
-    if (this.solver.fitTypes(a.requests, candidates, this.fit) === 0) {
-      return this.noInstanceTypeReason(t, a, reqs, reqMask);
-    }
     let relaxed = false;
-    if (reqs.hasMinValues()) {
+    let opened: number;
+    if (!reqs.hasMinValues()) {
+      // Nothing to check between fit and open: one solver call does both.
+      opened = this.solver.openWithPod(a.requests, candidates, this.fit);
+      if (opened < 0) return this.noInstanceTypeReason(t, a, reqs, reqMask);
+    } else {
+      if (this.solver.fitTypes(a.requests, candidates, this.fit) === 0) {
+        return this.noInstanceTypeReason(t, a, reqs, reqMask);
+      }
       const mv = checkMinValues(reqs, this.typesOf(this.fit));
       if (!mv.satisfied) {
         if (this.s.minValuesPolicy === 'Strict') return describeShortfall(reqs, mv.shortfall);
         relaxed = true;
       }
+      opened = this.solver.openClaim(this.zeros, this.fit);
+      this.solver.commit(opened, a.requests, this.fit);
     }
-    const opened = this.solver.openClaim(this.zeros, this.fit);
-    this.solver.commit(opened, a.requests, this.fit);
     const claim: ClaimState = {
       id: opened,
       template: t,

@@ -256,12 +256,12 @@ function computeHeadroom(claim: i32): void {
   if (!any) fillF64(h, RP, -Infinity);
 }
 
-// Copies the scratch mask into `dst`, clearing bits at or beyond typeCount; returns whether
+// Copies the mask at `src` into `dst`, clearing bits at or beyond typeCount; returns whether
 // anything changed.
-function storeMask(dst: usize): bool {
+function storeMask(dst: usize, src: usize): bool {
   let changed = false;
   for (let w = 0; w < W; w++) {
-    let m = load<u32>(maskP + (<usize>w << 2));
+    let m = load<u32>(src + (<usize>w << 2));
     if (w == W - 1) m &= lastWordMask;
     const at = dst + (<usize>w << 2);
     if (load<u32>(at) != m) {
@@ -286,15 +286,15 @@ function storeMask(dst: usize): bool {
   return false;
 }
 
-// Copies the scratch mask into the claim's mask (clearing bits at or beyond typeCount) and says
+// Copies the mask at `src` into the claim's mask (clearing bits at or beyond typeCount) and says
 // whether the headroom must be recomputed: only when a row was added, or a removed row attained
 // the headroom in some resource. Pods usually just drop a few small rows, or none.
-function storeMaskNeedsHeadroom(claim: i32): bool {
+function storeMaskNeedsHeadroom(claim: i32, src: usize): bool {
   const dst = cmaskP + ((<usize>claim * W) << 2);
   const h = headP + ((<usize>claim * RP) << 3);
   let rescan = false;
   for (let w = 0; w < W; w++) {
-    let m = load<u32>(maskP + (<usize>w << 2));
+    let m = load<u32>(src + (<usize>w << 2));
     if (w == W - 1) m &= lastWordMask;
     const at = dst + (<usize>w << 2);
     const old = load<u32>(at);
@@ -424,7 +424,7 @@ export function openClaim(): i32 {
   if (cCount == cCap) growClaims(cCap << 1);
   const id = cCount++;
   memory.copy(creqP + ((<usize>id * RP) << 3), reqP, <usize>RP << 3);
-  storeMask(cmaskP + ((<usize>id * W) << 2));
+  storeMask(cmaskP + ((<usize>id * W) << 2), maskP);
   store<i32>(podsP + (<usize>id << 2), 0);
   store<u8>(openP + <usize>id, 1);
   computeHeadroom(id);
@@ -521,13 +521,42 @@ export function claimFit(claim: i32): i32 {
 
 /** Adds a pod: requests += scratch requests, podCount += 1, mask = scratch mask. */
 export function commit(claim: i32): void {
+  commitWith(claim, maskP);
+}
+
+/** claimFit, then commit with its result when any row remains; returns the count. */
+export function claimFitCommit(claim: i32): i32 {
+  const n = claimFit(claim);
+  if (n > 0) commitWith(claim, outP);
+  return n;
+}
+
+/**
+ * fitTypes, then (when any row fits) a new claim holding the pod: scratch requests, one pod,
+ * the fitting rows. Returns its id, or -1 with nothing opened.
+ */
+export function openWithPod(): i32 {
+  if (fitTypes() == 0) return -1;
+  if (cCount == cCap) growClaims(cCap << 1);
+  const id = cCount++;
+  memory.copy(creqP + ((<usize>id * RP) << 3), reqP, <usize>RP << 3);
+  storeMask(cmaskP + ((<usize>id * W) << 2), outP);
+  store<i32>(podsP + (<usize>id << 2), 1);
+  store<u8>(openP + <usize>id, 1);
+  computeHeadroom(id);
+  bucketAdd(id);
+  return id;
+}
+
+// Adds a pod with the scratch requests and the mask at `src`.
+function commitWith(claim: i32, src: usize): void {
   const isOpen = load<u8>(openP + <usize>claim) != 0;
   if (isOpen) bucketRemove(claim);
   const c = creqP + ((<usize>claim * RP) << 3);
   vecAdd(c, c, reqP);
   const pp = podsP + (<usize>claim << 2);
   store<i32>(pp, load<i32>(pp) + 1);
-  if (storeMaskNeedsHeadroom(claim)) computeHeadroom(claim);
+  if (storeMaskNeedsHeadroom(claim, src)) computeHeadroom(claim);
   if (isOpen) bucketAdd(claim);
 }
 

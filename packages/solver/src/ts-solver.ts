@@ -196,6 +196,30 @@ export class TsSolver implements Solver {
     if (isOpen) this.bucketAdd(claim);
   }
 
+  claimFitCommit(
+    claim: number,
+    requests: Float64Array,
+    podMask: Uint32Array,
+    out: Uint32Array,
+  ): number {
+    const n = this.claimFit(claim, requests, podMask, out);
+    if (n > 0) this.commit(claim, requests, out);
+    return n;
+  }
+
+  openWithPod(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number {
+    if (this.fitTypes(requests, inMask, out) === 0) return -1;
+    if (this.claimCount === this.claimCap) this.growClaims(this.claimCap * 2);
+    const id = this.claimCount++;
+    this.requests.set(requests, id * this.resourceCount);
+    this.storeMask(id, out);
+    this.pods[id] = 1;
+    this.open[id] = 1;
+    this.computeHeadroom(id);
+    this.bucketAdd(id);
+    return id;
+  }
+
   close(claim: number): void {
     checkClaim(claim, this.claimCount);
     if (this.open[claim] !== 1) return;

@@ -74,6 +74,26 @@ export interface Solver {
    */
   commit(claim: number, requests: Float64Array, mask: Uint32Array): void;
 
+  /**
+   * `claimFit` and, when at least one row remains, `commit` of the pod with exactly those rows,
+   * in one call (one crossing into the WASM core instead of two). Writes the rows into `out` and
+   * returns their count; 0 means the claim was left unchanged.
+   */
+  claimFitCommit(
+    claim: number,
+    requests: Float64Array,
+    podMask: Uint32Array,
+    out: Uint32Array,
+  ): number;
+
+  /**
+   * `fitTypes` and, when at least one row fits, a new claim holding the pod: the same state as
+   * `openClaim` with zero requests and the fitting rows followed by `commit` of `requests` with
+   * those rows (requests = `requests`, one pod). Writes the rows into `out`; returns the new
+   * claim's id, or -1 (nothing opened) when no row fits.
+   */
+  openWithPod(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number;
+
   /** Stops `claim` from being returned by `findClaim` (e.g. an existing node being deleted). */
   close(claim: number): void;
 

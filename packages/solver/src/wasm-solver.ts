@@ -31,6 +31,8 @@ interface CoreExports {
   findClaim(after: number): number;
   claimFit(claim: number): number;
   commit(claim: number): void;
+  claimFitCommit(claim: number): number;
+  openWithPod(): number;
   close(claim: number): void;
 }
 
@@ -134,6 +136,32 @@ export class WasmSolver implements Solver {
     checkMask(mask, this.maskWords, 'mask');
     this.put(requests, mask);
     this.core.commit(claim);
+  }
+
+  claimFitCommit(
+    claim: number,
+    requests: Float64Array,
+    podMask: Uint32Array,
+    out: Uint32Array,
+  ): number {
+    checkClaim(claim, this.core.claimCount());
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(podMask, this.maskWords, 'podMask');
+    checkMask(out, this.maskWords, 'out');
+    this.put(requests, podMask);
+    const n = this.core.claimFitCommit(claim);
+    this.takeOut(out);
+    return n;
+  }
+
+  openWithPod(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number {
+    checkRequests(requests, this.resourceCount, 'requests');
+    checkMask(inMask, this.maskWords, 'inMask');
+    checkMask(out, this.maskWords, 'out');
+    this.put(requests, inMask);
+    const id = this.core.openWithPod();
+    this.takeOut(out);
+    return id;
   }
 
   close(claim: number): void {

@@ -23,7 +23,9 @@ type Op =
   | { op: 'claimFit'; claim: number; req: number[]; mask: number[] }
   | { op: 'commit'; claim: number; req: number[]; mask: number[]; useFit: boolean }
   | { op: 'close'; claim: number }
-  | { op: 'fitTypes'; req: number[]; mask: number[] };
+  | { op: 'fitTypes'; req: number[]; mask: number[] }
+  | { op: 'claimFitCommit'; claim: number; req: number[]; mask: number[] }
+  | { op: 'openWithPod'; req: number[]; mask: number[] };
 
 const setupArb: fc.Arbitrary<Setup> = fc.record({
   typeCount: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 300 })),
@@ -91,6 +93,11 @@ function opArb(s: Setup): fc.Arbitrary<Op> {
     },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('close' as const), claim }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('fitTypes' as const), req, mask }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({ op: fc.constant('claimFitCommit' as const), claim, req, mask }),
+    },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('openWithPod' as const), req, mask }) },
   );
 }
 
@@ -207,6 +214,28 @@ describe('wasm and ts solvers against the reference model', () => {
               for (const m of [ref, wasm, ts]) m.close(o.claim % n);
               break;
             }
+            case 'claimFitCommit': {
+              if (n === 0) break;
+              const c = o.claim % n;
+              const want = ref.claimFitCommit(c, requests, mask);
+              const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+              expect(wasm.claimFitCommit(c, requests, mask, a)).toBe(want.count);
+              expect(ts.claimFitCommit(c, requests, mask, b)).toBe(want.count);
+              expect(Array.from(a)).toEqual(Array.from(want.out));
+              expect(Array.from(b)).toEqual(Array.from(want.out));
+              expectSameClaim([ref, wasm, ts], c);
+              break;
+            }
+            case 'openWithPod': {
+              const want = ref.openWithPod(requests, mask);
+              const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+              expect(wasm.openWithPod(requests, mask, a)).toBe(want.id);
+              expect(ts.openWithPod(requests, mask, b)).toBe(want.id);
+              expect(Array.from(a)).toEqual(Array.from(want.out));
+              expect(Array.from(b)).toEqual(Array.from(want.out));
+              if (want.id >= 0) expectSameClaim([ref, wasm, ts], want.id);
+              break;
+            }
           }
         }
         expectSameClaims([ref, wasm, ts]);
@@ -219,7 +248,13 @@ describe('wasm and ts solvers against the reference model', () => {
     const wasm = createSolver('wasm');
     const ts = createSolver('ts');
     const podArb = (s: Setup) =>
-      fc.record({ req: requestArb(s), mask: maskArb(s), skips: fc.nat({ max: 3 }) });
+      fc.record({
+        req: requestArb(s),
+        mask: maskArb(s),
+        skips: fc.nat({ max: 3 }),
+        // the scheduler's fast path: one combined call where it needs no look at the rows first
+        combined: fc.boolean(),
+      });
     const drivenArb = setupArb.chain((s) =>
       fc.record({
         setup: fc.constant(s),
@@ -260,12 +295,25 @@ describe('wasm and ts solvers against the reference model', () => {
             if (k === pod.skips) chosen = want;
             after = want;
           }
-          if (chosen >= 0) {
+          if (chosen >= 0 && pod.combined) {
+            const want = ref.claimFitCommit(chosen, requests, mask);
+            const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+            expect(wasm.claimFitCommit(chosen, requests, mask, a)).toBe(want.count);
+            expect(ts.claimFitCommit(chosen, requests, mask, b)).toBe(want.count);
+            expect(Array.from(a)).toEqual(Array.from(want.out));
+            expect(Array.from(b)).toEqual(Array.from(want.out));
+          } else if (chosen >= 0) {
             const want = ref.claimFit(chosen, requests, mask);
             const out = new Uint32Array(W);
             expect(wasm.claimFit(chosen, requests, mask, out)).toBe(want.count);
             expect(ts.claimFit(chosen, requests, mask, out)).toBe(want.count);
             for (const m of [ref, wasm, ts]) m.commit(chosen, requests, want.out);
+          } else if (pod.combined) {
+            const want = ref.openWithPod(requests, mask);
+            const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+            expect(wasm.openWithPod(requests, mask, a)).toBe(want.id);
+            expect(ts.openWithPod(requests, mask, b)).toBe(want.id);
+            expect(Array.from(a)).toEqual(Array.from(want.out));
           } else {
             const fit = ref.fitTypes(requests, mask);
             if (fit.count === 0) continue;

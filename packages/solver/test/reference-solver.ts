@@ -98,6 +98,24 @@ export class ReferenceSolver {
     c.rows = this.maskRows(mask);
   }
 
+  claimFitCommit(
+    claim: number,
+    requests: Float64Array,
+    podMask: Uint32Array,
+  ): { count: number; out: Uint32Array } {
+    const fit = this.claimFit(claim, requests, podMask);
+    if (fit.count > 0) this.commit(claim, requests, fit.out);
+    return fit;
+  }
+
+  openWithPod(requests: Float64Array, inMask: Uint32Array): { id: number; out: Uint32Array } {
+    const fit = this.fitTypes(requests, inMask);
+    if (fit.count === 0) return { id: -1, out: fit.out };
+    const id = this.openClaim(new Float64Array(requests.length), fit.out);
+    this.commit(id, requests, fit.out);
+    return { id, out: fit.out };
+  }
+
   close(claim: number): void {
     this.claims[claim]!.open = false;
   }

@@ -283,6 +283,52 @@ describe.each(KINDS)('%s solver', (kind) => {
     });
   });
 
+  describe('claimFitCommit', () => {
+    it('commits the pod with exactly the rows that still fit and returns their count', () => {
+      const solver = loaded(kind, threeSizes());
+      solver.openClaim(req(1500, 2 * GiB, 1), fullMask(3));
+      const out = new Uint32Array(1);
+      expect(solver.claimFitCommit(0, req(1000, GiB, 1), rows(3, 0, 1, 2), out)).toBe(2);
+      expect(rowsOfMask(out)).toEqual([1, 2]);
+      expect(Array.from(solver.claimRequests(0))).toEqual([2500, 3 * GiB, 2]);
+      expect(rowsOfMask(solver.claimMask(0))).toEqual([1, 2]);
+      expect(solver.claimPods(0)).toBe(1);
+    });
+
+    it('leaves the claim unchanged when no row fits', () => {
+      const solver = loaded(kind, threeSizes());
+      solver.openClaim(req(1500, 2 * GiB, 1), fullMask(3));
+      const out = new Uint32Array(1);
+      expect(solver.claimFitCommit(0, req(1000, GiB, 1), rows(3, 0), out)).toBe(0);
+      expect(rowsOfMask(out)).toEqual([]);
+      expect(Array.from(solver.claimRequests(0))).toEqual([1500, 2 * GiB, 1]);
+      expect(rowsOfMask(solver.claimMask(0))).toEqual([0, 1, 2]);
+      expect(solver.claimPods(0)).toBe(0);
+    });
+  });
+
+  describe('openWithPod', () => {
+    it('opens a claim holding the pod on the rows that fit it', () => {
+      const solver = loaded(kind, threeSizes());
+      const out = new Uint32Array(1);
+      expect(solver.openWithPod(req(3000, 8 * GiB, 1), fullMask(3), out)).toBe(0);
+      expect(rowsOfMask(out)).toEqual([1, 2]);
+      expect(Array.from(solver.claimRequests(0))).toEqual([3000, 8 * GiB, 1]);
+      expect(rowsOfMask(solver.claimMask(0))).toEqual([1, 2]);
+      expect(solver.claimPods(0)).toBe(1);
+      // it is found like any claim with one pod
+      expect(solver.findClaim(req(1, 1, 1), fullMask(3), -1)).toBe(0);
+    });
+
+    it('opens nothing when no row fits', () => {
+      const solver = loaded(kind, threeSizes());
+      const out = new Uint32Array(1);
+      expect(solver.openWithPod(req(3000, 8 * GiB, 1), rows(3, 0), out)).toBe(-1);
+      expect(rowsOfMask(out)).toEqual([]);
+      expect(solver.claimCount).toBe(0);
+    });
+  });
+
   describe('argument checks', () => {
     it('rejects requests of the wrong length or with negative or fractional values', () => {
       const solver = loaded(kind, threeSizes());
