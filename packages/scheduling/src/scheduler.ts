@@ -85,6 +85,8 @@ interface Attempt {
   readonly portMask: Uint32Array | undefined;
   /** Per template: undefined when the pod may use it, else why not. */
   readonly templateRejection: readonly (string | undefined)[];
+  /** The topology cache of the pod under these constraints. */
+  readonly topologyMemo: TopologyMemo;
 }
 
 /** What an attempt derives from the pod and its constraints alone; see `attemptStatic`. */
@@ -527,6 +529,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       podMask: st.podMask,
       portMask: st.portMask,
       templateRejection: st.templateRejection,
+      topologyMemo: st.topology,
     };
     for (const node of this.existing) if (this.tryExisting(node, attempt)) return undefined;
     if (this.claims.length > 0 && this.tryInFlight(attempt)) return undefined;
@@ -577,7 +580,13 @@ class SolveRun<IT extends SchedulerInstanceType> {
     node.available = subtractResources(node.available, d.requests);
     node.hostPorts.add(d.hostPorts);
     node.placed.push(d.pod);
-    this.topology.record(d, a.constraints.requiredAntiAffinity, node.requirements, node.taints);
+    this.topology.record(
+      d,
+      a.constraints.requiredAntiAffinity,
+      node.requirements,
+      node.taints,
+      a.topologyMemo,
+    );
     return true;
   }
 
@@ -708,6 +717,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       a.constraints.requiredAntiAffinity,
       reqs,
       this.templates[claim.template]!.taints,
+      a.topologyMemo,
     );
     return true;
   }
@@ -838,7 +848,13 @@ class SolveRun<IT extends SchedulerInstanceType> {
       this.remaining[t] = subtractResources(rem, max);
       this.limitMasks[t] = this.limitMask(t);
     }
-    this.topology.record(d, a.constraints.requiredAntiAffinity, reqs, template.taints);
+    this.topology.record(
+      d,
+      a.constraints.requiredAntiAffinity,
+      reqs,
+      template.taints,
+      a.topologyMemo,
+    );
     return undefined;
   }
 

@@ -73,6 +73,7 @@ const HOSTNAME = Labels.Hostname;
 const NO_CHECKS: AttemptTopology = { checks: [], hostnameChecks: [] };
 const NO_DOMAINS: readonly string[] = [];
 const NO_REQUIREMENTS: readonly Requirement[] = [];
+const NO_HASHES: readonly string[] = [];
 const NO_DOMAIN_CHECKS: readonly TopologyCheck[] = [];
 
 /** Affinity: the group's occupied domains the pod may use, sorted. */
@@ -102,6 +103,11 @@ export class Topology {
    * its own label values), and the rest.
    */
   private readonly countingByLabel = new Map<string, Map<string, TopologyGroup[]>>();
+  /** The keys and maps of `countingByLabel` as arrays, for iteration without allocation. */
+  private readonly countingKeys: string[] = [];
+  private readonly countingMaps: Map<string, TopologyGroup[]>[] = [];
+  /** Shared single-value requirements (see `single`). */
+  private readonly singles = new Map<string, Map<string, Requirement>>();
   private readonly countingOther: TopologyGroup[] = [];
   /** Inverse groups, which keep matching pods out of their owners' domains. */
   private readonly inverseGroups: TopologyGroup[] = [];
@@ -134,20 +140,37 @@ export class Topology {
     requiredAntiAffinity: readonly PodAffinityTerm[],
     requirements: Requirements,
     taints: readonly Taint[],
+    memo?: TopologyMemo,
   ): void {
     const labels = pod.labels;
-    for (const [key, byValue] of this.countingByLabel) {
-      const value = labels[key];
+    for (let i = 0; i < this.countingKeys.length; i++) {
+      const value = labels[this.countingKeys[i] as string];
       if (value === undefined) continue;
-      const groups = byValue.get(value);
+      const groups = (this.countingMaps[i] as Map<string, TopologyGroup[]>).get(value);
       if (groups !== undefined) this.recordIn(groups, pod, requirements, taints);
     }
     this.recordIn(this.countingOther, pod, requirements, taints);
-    const inverseHashes: string[] = [];
-    for (const term of requiredAntiAffinity) {
-      const g = this.group(this.specs.inverse(pod, term));
-      g.record(requirements.get(g.key));
-      inverseHashes.push(g.hash);
+    let inverseHashes: readonly string[] = NO_HASHES;
+    if (requiredAntiAffinity.length > 0) {
+      let groups: readonly TopologyGroup[];
+      if (memo !== undefined && memo.inverseOf === this && memo.inverseGroups !== undefined) {
+        groups = memo.inverseGroups;
+      } else {
+        const specs = (memo?.inverseSpecs ??
+          requiredAntiAffinity.map((term) => this.specs.inverse(pod, term))) as GroupSpec[];
+        groups = specs.map((spec) => this.group(spec));
+        if (memo !== undefined) {
+          memo.inverseSpecs = specs;
+          memo.inverseGroups = groups;
+          memo.inverseOf = this;
+        }
+      }
+      const hashes: string[] = [];
+      for (const g of groups) {
+        g.record(requirements.get(g.key));
+        hashes.push(g.hash);
+      }
+      inverseHashes = hashes;
     }
     this.placements.push({ pod, requirements, taints, inverseHashes });
   }
@@ -364,13 +387,16 @@ export class Topology {
   /** Domains `check` allows within `current`, as a requirement; undefined when none. */
   private narrowOne(check: TopologyCheck, current: Requirement): Requirement | undefined {
     const g = check.group;
-    const candidates = current.complement
-      ? this.domains.domains(g.key).filter((d) => current.has(d))
-      : current.valuesList();
+    // Candidates: the requirement's values, or (complement) the known domains it allows. Walked
+    // in place rather than collected: this runs for every claim a pod is tried on.
+    const complement = current.complement;
+    const list = complement ? this.domains.domains(g.key) : current.valuesList();
     if (g.kind === 'spread') {
       let best: string | undefined;
       let bestCount = Infinity;
-      for (const d of candidates) {
+      for (let i = 0; i < list.length; i++) {
+        const d = list[i] as string;
+        if (complement && !current.has(d)) continue;
         if (!this.domainAllowed(check, d)) continue;
         const n = g.count(d);
         if (n < bestCount) {
@@ -379,22 +405,46 @@ export class Topology {
         }
       }
       if (best === undefined) return undefined;
-      return candidates.length === 1 && !current.complement
-        ? current
-        : Requirement.create(g.key, 'In', [best]);
+      return list.length === 1 && !complement ? current : this.single(g.key, best);
     }
     if (g.kind === 'affinity' && check.occupied.length === 0) {
       // Bootstrap: a self-selecting pod with no match anywhere may open the first domain.
-      const first = candidates.find((d) => check.podDomains.has(d));
-      if (first === undefined) return undefined;
-      return candidates.length === 1 && !current.complement
-        ? current
-        : Requirement.create(g.key, 'In', [first]);
+      for (let i = 0; i < list.length; i++) {
+        const d = list[i] as string;
+        if (complement && !current.has(d)) continue;
+        if (!check.podDomains.has(d)) continue;
+        return list.length === 1 && !complement ? current : this.single(g.key, d);
+      }
+      return undefined;
     }
-    const allowed = candidates.filter((d) => this.domainAllowed(check, d));
-    if (allowed.length === 0) return undefined;
-    if (allowed.length === candidates.length && !current.complement) return current;
-    return Requirement.create(g.key, 'In', allowed);
+    let allowed: string[] | undefined;
+    let candidates = 0;
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i] as string;
+      if (complement && !current.has(d)) continue;
+      candidates++;
+      if (this.domainAllowed(check, d)) (allowed ??= []).push(d);
+    }
+    if (allowed === undefined) return undefined;
+    if (allowed.length === candidates && !complement) return current;
+    return allowed.length === 1
+      ? this.single(g.key, allowed[0] as string)
+      : Requirement.create(g.key, 'In', allowed);
+  }
+
+  /** `key In [value]`, shared per batch (requirements are immutable). */
+  private single(key: string, value: string): Requirement {
+    let byValue = this.singles.get(key);
+    if (byValue === undefined) {
+      byValue = new Map();
+      this.singles.set(key, byValue);
+    }
+    let r = byValue.get(value);
+    if (r === undefined) {
+      r = Requirement.create(key, 'In', [value]);
+      byValue.set(value, r);
+    }
+    return r;
   }
 
   /** Whether one domain satisfies the check on its own. */
@@ -470,6 +520,8 @@ export class Topology {
         if (byValue === undefined) {
           byValue = new Map();
           this.countingByLabel.set(eq.key, byValue);
+          this.countingKeys.push(eq.key);
+          this.countingMaps.push(byValue);
         }
         const list = byValue.get(eq.value);
         if (list === undefined) byValue.set(eq.value, [g]);
@@ -502,6 +554,10 @@ export interface TopologyMemo {
   specs?: GroupSpec[];
   groups?: TopologyGroup[];
   groupsOf?: Topology;
+  /** The inverse groups of the pod's required anti-affinity terms, likewise. */
+  inverseSpecs?: GroupSpec[];
+  inverseGroups?: readonly TopologyGroup[];
+  inverseOf?: Topology;
 }
 
 /** The identity and parameters of a topology group, independent of any batch's counts. */
