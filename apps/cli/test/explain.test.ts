@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { cli } from './support/cli.js';
 
 interface ExplainJson {
@@ -10,6 +11,7 @@ interface ExplainJson {
     canHost: boolean;
     reason: string;
     launch?: { instanceType: string; capacityType: string };
+    instanceTypes: { fitting: number; options?: number };
     closest: {
       instanceType: string;
       short: Record<string, { requested: string; allocatable: string }>;
@@ -100,6 +102,84 @@ describe('karpenter-ts explain', () => {
     const usage = await cli('explain', 'test/fixtures/explain');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("required option '--pod <name>' not specified");
+  });
+});
+
+describe('karpenter-ts explain output', () => {
+  const BOUTIQUE = '../../examples/workloads/online-boutique-kubernetes-manifests.yaml';
+
+  it('prints the same document as YAML with -o yaml', async () => {
+    const json = await cli(
+      'explain',
+      BOUTIQUE,
+      '--pod',
+      'frontend',
+      '--cloud',
+      'sim',
+      '-o',
+      'json',
+    );
+    const yaml = await cli(
+      'explain',
+      BOUTIQUE,
+      '--pod',
+      'frontend',
+      '--cloud',
+      'sim',
+      '-o',
+      'yaml',
+    );
+    expect(yaml.code).toBe(0);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+  });
+
+  it('gives the count of fitting instance types the JSON gives, and the node claim options apart', async () => {
+    const { stdout } = await cli(
+      'explain',
+      BOUTIQUE,
+      '--pod',
+      'frontend',
+      '--cloud',
+      'aws',
+      '-o',
+      'json',
+    );
+    const pool = (JSON.parse(stdout) as ExplainJson).nodePools[0]!;
+    const { fitting, options } = pool.instanceTypes;
+    expect(fitting).toBeGreaterThan(600);
+    expect(options).toBe(600);
+    expect(pool.reason).toMatch(
+      new RegExp(`; ${fitting} instance types fit; the 600 cheapest are the node claim's options$`),
+    );
+  });
+
+  it('says a DaemonSet pod is daemonset overhead, not scheduled by Karpenter (exit 0)', async () => {
+    const text = await cli(
+      'explain',
+      'test/fixtures/daemonset',
+      '--pod',
+      'logging',
+      '--cloud',
+      'sim',
+    );
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /^Pod kube-system\/logging-[a-z0-9]{5} \(from test\/fixtures\/daemonset\/logging\.yaml:1\) requests cpu 100m, memory 128Mi/,
+    );
+    expect(text.stdout).toContain(
+      'It is a DaemonSet pod: Karpenter does not schedule it. The DaemonSet controller runs one on every node it fits, and Karpenter counts its requests as daemonset overhead on every node claim it fits.',
+    );
+    const json = await cli(
+      'explain',
+      'test/fixtures/daemonset',
+      '--pod',
+      'kube-system/logging',
+      '--cloud',
+      'sim',
+      '-o',
+      'json',
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ daemonSet: true, nodePools: [] });
   });
 });
 

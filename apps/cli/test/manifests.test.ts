@@ -54,9 +54,11 @@ describe('parseManifestText', () => {
     expect(message).not.toContain('\n');
   });
 
-  it('reports duplicate keys with the line of the duplicate', () => {
+  it('reports duplicate keys by name with the line of the duplicate', () => {
     const { errors } = parseManifestText('apiVersion: v1\nkind: A\nkind: B\n', 'dup.yaml');
-    expect(errors[0]?.message).toBe('dup.yaml:1:3 Map keys must be unique');
+    expect(errors[0]?.message).toBe(
+      'dup.yaml:1:3 duplicate key "kind" (a key may appear once per mapping)',
+    );
   });
 
   it('names the missing field when a document has no kind or apiVersion', () => {
@@ -107,7 +109,7 @@ describe('loadManifests', () => {
     );
     const dir = await folder({ 'x.txt': '' });
     await expect(loadManifests([dir])).rejects.toThrow(
-      /no \.yaml, \.yml or \.json file in this folder$/,
+      /^no objects found in .* \(no \.yaml, \.yml or \.json file in this folder\)$/,
     );
   });
 

@@ -1,6 +1,6 @@
-import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../src/io.js';
@@ -153,5 +153,76 @@ describe('the built karpenter-ts binary (dist/main.js, run as a child process)',
     expect(code).toBe(2);
     expect(stderr).toContain("unknown option '--no-such-flag'");
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('karpenter-ts validate on inputs that hold nothing or are malformed', () => {
+  async function scratch(files: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'karpenter-ts-validate-'));
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, name)), { recursive: true });
+      await writeFile(join(dir, name), text);
+    }
+    return dir;
+  }
+
+  it('exits 1 with "no objects found in <path>" for an empty file, a comment-only file and a folder of them', async () => {
+    const dir = await scratch({ 'empty.yaml': '', 'notes/comments.yaml': '# nothing here\n---\n' });
+    for (const path of [join(dir, 'empty.yaml'), join(dir, 'notes/comments.yaml'), dir]) {
+      const { code, stdout, stderr } = await cli('validate', path);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(`karpenter-ts: error: no objects found in ${path}\n`);
+    }
+  });
+
+  it('exits 1 with "no objects found" for a folder without YAML files', async () => {
+    const dir = await scratch({ 'README.md': '# not YAML\n' });
+    const { code, stderr } = await cli('validate', dir);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `karpenter-ts: error: no objects found in ${dir} (no .yaml, .yml or .json file in this folder)\n`,
+    );
+  });
+
+  it('names a duplicate key and keeps its line', async () => {
+    const dir = await scratch({
+      'dup.yaml':
+        'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: a }\nspec:\n  weight: 1\nspec:\n  weight: 2\n',
+    });
+    const { code, stdout } = await cli('validate', join(dir, 'dup.yaml'));
+    expect(code).toBe(1);
+    expect(stdout.split('\n')[0]).toBe(
+      `${join(dir, 'dup.yaml')}:1:6 duplicate key "spec" (a key may appear once per mapping)`,
+    );
+  });
+
+  it('reports schema, CEL and runtime problems of a NodePool in one pass, each once', async () => {
+    const dir = await scratch({
+      'np.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: np }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+      requirements:
+        - { key: karpenter.k8s.aws/instance-cpu, operator: Gt, values: ["abc"] }
+      taints:
+        - { key: a, effect: NoSchedule }
+        - { key: a, effect: NoSchedule }
+`,
+    });
+    const file = join(dir, 'np.yaml');
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, -1).sort()).toEqual(
+      [
+        `${file}:1 spec.template.spec.requirements[0]: a requirement with operator Gt, Lt, Gte or Lte needs exactly one value, a non-negative integer (rule could not be evaluated: a value it reads is not an integer)`,
+        `${file}:1 spec.template.spec.taints[1]: duplicate taint a:NoSchedule: the same key and effect already appear at spec.template.spec.taints[0]`,
+      ].sort(),
+    );
+    expect(lines.at(-1)).toMatch(/^✗ 2 problems in 1 document/);
   });
 });

@@ -3,7 +3,7 @@
  * line numbers. YAML problems (syntax errors, duplicate keys, tabs, bad indentation) become
  * violations with the line they are on, never exceptions.
  */
-import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar, visit } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import { validate } from './validate.js';
 import type { ValidateObjectOptions } from './validate.js';
@@ -67,7 +67,7 @@ export function parseManifests(text: string, options: ManifestOptions = {}): Par
           path: '',
           rule: duplicate ? 'duplicate-key' : 'yaml-syntax',
           message: duplicate
-            ? `${firstLine(e.message)} (a key may appear once per mapping; kubectl rejects duplicate keys)`
+            ? `${duplicateKeyMessage(doc, e.pos[0])} (a key may appear once per mapping; kubectl rejects duplicate keys)`
             : `YAML syntax error: ${firstLine(e.message)}`,
           apiServer: 'none',
           ...(options.fileName === undefined ? {} : { file: options.fileName }),
@@ -177,6 +177,24 @@ function splitPath(path: string): Array<string | number> {
     else if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
   }
   return out;
+}
+
+/**
+ * `duplicate key "spec"`: the key of the mapping pair starting at `offset`, where the YAML parser
+ * reports a DUPLICATE_KEY error (its own message does not name the key).
+ */
+function duplicateKeyMessage(doc: Document.Parsed, offset: number): string {
+  let key: string | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
+        key = String(pair.key.value);
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return key === undefined ? 'duplicate key' : `duplicate key ${JSON.stringify(key)}`;
 }
 
 function firstLine(text: string): string {

@@ -23,6 +23,22 @@ describe('YAML manifests', () => {
     expect(v).toEqual([expect.objectContaining({ rule: 'duplicate-key', line: 5 })]);
   });
 
+  test('a duplicate key violation names the key, also for a quoted key in a flow mapping', () => {
+    const v = validateYaml(
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nspec:\n  a: 1\nspec:\n  b: 2\nmetadata: {name: a, "name": b}\n',
+    );
+    expect(v.map((x) => [x.line, x.message])).toEqual([
+      [
+        5,
+        'duplicate key "spec" (a key may appear once per mapping; kubectl rejects duplicate keys)',
+      ],
+      [
+        7,
+        'duplicate key "name" (a key may appear once per mapping; kubectl rejects duplicate keys)',
+      ],
+    ]);
+  });
+
   test('violations point at the line of the offending field', () => {
     const text = [
       'apiVersion: karpenter.sh/v1',

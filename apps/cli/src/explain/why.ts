@@ -167,7 +167,7 @@ export function explainNodePool(
   const fitText =
     options === counts.fitting
       ? `${counts.fitting} instance types fit`
-      : `${counts.fitting} instance types fit the pod; the node claim keeps the ${options} cheapest that fit with daemonset overhead as its options`;
+      : `${counts.fitting} instance types fit; the ${options} cheapest are the node claim's options`;
   return verdict(
     true,
     `${launch.instanceType.name} (${launch.offering.capacityType}, ${launch.offering.zone}) at $${launch.offering.price.toFixed(4)}/hour; ${fitText}`,

@@ -22,7 +22,7 @@ export interface LoadResult {
  * The manifest files named by `path`: the file itself (any extension: the user named it), or
  * every `.yaml`/`.yml`/`.json` file under the folder, recursively, in sorted order, skipping
  * entries whose name starts with `.`. Raises CliError (exit 1) when the path does not exist or a
- * folder holds no manifest file.
+ * folder holds no manifest file (`no objects found in <path>`).
  */
 export async function manifestFiles(path: string): Promise<string[]> {
   let info;
@@ -35,7 +35,7 @@ export async function manifestFiles(path: string): Promise<string[]> {
   const files: string[] = [];
   await walk(path, files);
   if (files.length === 0)
-    throw new CliError(`${path}: no .yaml, .yml or .json file in this folder`);
+    throw new CliError(`no objects found in ${path} (no .yaml, .yml or .json file in this folder)`);
   return files;
 }
 
@@ -54,8 +54,9 @@ async function walk(dir: string, out: string[]): Promise<void> {
 /**
  * Loads every object from `paths` (files, folders, or `-` for standard input). Malformed
  * documents do not stop the load: they come back in `errors`, so `validate` can report them
- * all. Raises CliError for a path that does not exist or cannot be read, or when `paths` is
- * empty.
+ * all. Raises CliError (exit 1) for a path that does not exist or cannot be read, a path that
+ * holds no object (`no objects found in <path>`: an empty file, only comments, a folder of such
+ * files or without YAML), or when `paths` is empty.
  */
 export async function loadManifests(
   paths: readonly string[],
@@ -64,6 +65,7 @@ export async function loadManifests(
   if (paths.length === 0) throw new CliError('no input: name at least one file or folder');
   const result: LoadResult = { documents: [], errors: [], files: [] };
   for (const path of paths) {
+    const before = result.documents.length + result.errors.length;
     const files = path === '-' ? ['-'] : await manifestFiles(path);
     for (const file of files) {
       let text: string;
@@ -84,6 +86,9 @@ export async function loadManifests(
       result.documents.push(...parsed.documents);
       result.errors.push(...parsed.errors);
     }
+    // An input that holds nothing is almost always a mistake (wrong file, empty redirect).
+    if (result.documents.length + result.errors.length === before)
+      throw new CliError(`no objects found in ${path === '-' ? '<stdin>' : path}`);
   }
   return result;
 }

@@ -2,7 +2,7 @@
  * Parsing of manifest text: multi-document YAML (JSON is YAML, so `.json` files go through the
  * same parser), `kind: *List` objects and top-level arrays flattened into their items.
  */
-import { parseAllDocuments } from 'yaml';
+import { isScalar, parseAllDocuments, visit, type Document } from 'yaml';
 import { ManifestError } from '../errors.js';
 import type { KubeObject, ManifestDocument } from './document.js';
 
@@ -30,10 +30,10 @@ export function parseManifestText(text: string, file: string): ParseResult {
     const number = i + 1;
     const error = doc.errors[0];
     if (error) {
-      const first = (error.message.split('\n')[0] ?? error.code).replace(
-        / at line \d+, column \d+:?$/,
-        '',
-      );
+      const first =
+        error.code === 'DUPLICATE_KEY'
+          ? duplicateKeyMessage(doc, error.pos[0])
+          : (error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '');
       result.errors.push(
         new ManifestError(file, number, first, undefined, error.linePos?.[0]?.line),
       );
@@ -60,6 +60,24 @@ export function parseManifestText(text: string, file: string): ParseResult {
     collectObjects(value, file, number, '', result);
   });
   return result;
+}
+
+/**
+ * `duplicate key "spec" (a key may appear once per mapping)`: names the key of the pair starting
+ * at `offset`, where the parser reports a duplicate (its own message does not name it).
+ */
+function duplicateKeyMessage(doc: Document.Parsed, offset: number): string {
+  let key: string | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
+        key = String(pair.key.value);
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return `duplicate key${key === undefined ? '' : ` ${JSON.stringify(key)}`} (a key may appear once per mapping)`;
 }
 
 function collectObjects(

@@ -36,9 +36,10 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
 
 /**
  * Validates every object of `documents` this command knows; other kinds are counted as skipped.
- * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools that pass it
- * also through runtime validation (with the label rules of the provider their nodeClassRef
- * names); NodeClasses through their provider's validation. Objects in a provider's API group
+ * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools also
+ * through runtime validation (with the label rules of the provider their nodeClassRef names),
+ * leaving out runtime problems on fields the schema already reported; NodeClasses through their
+ * provider's validation. Objects in a provider's API group
  * with an unknown kind are reported.
  */
 export function validateDocuments(
@@ -69,10 +70,13 @@ export function validateDocuments(
     }
     const violations = validate(doc.object);
     for (const v of violations) add(v.path, v.message);
-    if (violations.length === 0 && group === 'karpenter.sh' && kind === 'NodePool') {
+    if (group === 'karpenter.sh' && kind === 'NodePool') {
+      // Runtime checks run even when the schema found problems, so one pass reports everything;
+      // they overlap the CRD rules, so a runtime problem on a field the schema already reported
+      // (or inside it, or around it) is left out.
       const nodePool = doc.object as unknown as NodePool;
       const ref = clouds.find(
-        (c) => c.nodeClassKind.group === nodePool.spec.template.spec.nodeClassRef.group,
+        (c) => c.nodeClassKind.group === nodePool.spec?.template?.spec?.nodeClassRef?.group,
       );
       const runtime = validateNodePoolRuntime(nodePool, {
         ...(ref
@@ -82,10 +86,22 @@ export function validateDocuments(
             }
           : {}),
       });
-      for (const v of runtime) add(v.path, v.message);
+      const reported = violations.map((v) => v.path);
+      for (const v of runtime)
+        if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
     }
   }
   return report;
+}
+
+/** Whether one field path is the other or lies inside it (`a.b` and `a.b[0].c`; `''` is the whole object). */
+function overlaps(a: string, b: string): boolean {
+  const inside = (outer: string, inner: string) =>
+    outer === '' ||
+    inner === outer ||
+    inner.startsWith(`${outer}.`) ||
+    inner.startsWith(`${outer}[`);
+  return inside(a, b) || inside(b, a);
 }
 
 /** `file:document[:line] field: message`, the one-line form of a problem. */

@@ -154,8 +154,27 @@ function messageFor(
     }
   }
   return typeof outcome === 'string'
-    ? `${message} (rule could not be evaluated: ${outcome})`
+    ? `${message} (rule could not be evaluated: ${evaluationProblem(outcome)})`
     : message;
+}
+
+/**
+ * Why a rule could not run, in plain words. The apiserver reports the rule's message together
+ * with the evaluation error (`no such key: x evaluating rule: <message>`); we say what that error
+ * means for the object: a field the rule reads is missing (`the field it reads, x, is missing`),
+ * a value is not an integer or a number, an item is missing, a value overflows. Other errors keep
+ * the evaluator's text.
+ */
+export function evaluationProblem(error: string): string {
+  const missing = /^No such key: index out of bounds, index (\S+)/i.exec(error);
+  if (missing) return `the rule reads item ${missing[1]}, which is missing`;
+  const key = /^No such key: (.+)$/i.exec(error);
+  if (key) return `the field it reads, ${key[1]}, is missing`;
+  const conversion = /cannot convert to (int|uint|double)/.exec(error);
+  if (conversion)
+    return `a value it reads is not ${conversion[1] === 'double' ? 'a number' : 'an integer'}`;
+  if (/overflow/.test(error)) return 'a value it reads is too large';
+  return error;
 }
 
 function firstLine(text: string): string {
