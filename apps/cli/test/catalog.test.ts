@@ -76,6 +76,21 @@ describe('karpenter-ts catalog', () => {
     expect(stdout).toContain('3 instance types in sim sim');
   });
 
+  it('says under an Azure table with spot offerings that spot is priced as on-demand', async () => {
+    const spot =
+      'Azure spot prices equal on-demand prices in the shipped data (no spot price table).';
+    const azure = await cli('catalog', '--cloud', 'azure', '--limit', '2');
+    expect(azure.stdout.trimEnd().split('\n').at(-1)).toBe(spot);
+    const onDemandOnly = await cli(
+      'catalog',
+      '--requirements',
+      'karpenter.sh/capacity-type=In:on-demand',
+      '--limit',
+      '2',
+    );
+    expect(onDemandOnly.stdout).not.toContain(spot);
+  });
+
   it('rejects a malformed requirement with exit code 2 and one line', async () => {
     const { code, stderr } = await cli(
       'catalog',

@@ -52,7 +52,12 @@ export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[
     'left',
     'right',
   ] as const;
-  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloud.name} ${cloud.region}, cheapest available offering first.\n`;
+  const spot =
+    cloud.name === 'azure' &&
+    entries.some((e) => e.offerings.some((o) => o.capacityType === 'spot'))
+      ? 'Azure spot prices equal on-demand prices in the shipped data (no spot price table).\n'
+      : '';
+  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloud.name} ${cloud.region}, cheapest available offering first.\n${spot}`;
 }
 
 function unique(values: readonly string[]): string[] {
