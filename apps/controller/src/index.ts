@@ -13,3 +13,4 @@ export * from './sim/kwok-cluster-api.js';
 export * from './sim/sim-nodeclass.js';
 export * from './kube/cluster.js';
 export * from './operator.js';
+export * from './sim/slow-create.js';

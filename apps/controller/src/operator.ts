@@ -7,6 +7,7 @@
  */
 import { hostname } from 'node:os';
 import {
+  FileMachineStore,
   KwokLabels,
   KwokCloudProvider,
   SimCloudProvider,
@@ -23,6 +24,7 @@ import { WiredProviders, type OperatorOptions } from './options/options.js';
 import { errorText, Manager, type ManagerOptions } from './runtime/manager.js';
 import { kwokClusterApi } from './sim/kwok-cluster-api.js';
 import { reconcileSimNodeClass, SimNodeClassResource } from './sim/sim-nodeclass.js';
+import { SlowCreateCloudProvider } from './sim/slow-create.js';
 
 /** Seconds the caches may take to sync at startup before the process gives up. */
 export const CACHE_SYNC_TIMEOUT_SECONDS = 120;
@@ -133,7 +135,18 @@ export async function startOperator(
     logger.info('caches synced');
 
     const kwokLog = componentLogger(logger, 'kwok');
-    const sim = new SimCloudProvider({ instanceTypes: kwokInstanceTypes() });
+    // With a state directory the machines live in a file every replica on it shares, so they
+    // outlive this process as a real cloud's instances do.
+    const sim = new SimCloudProvider({
+      instanceTypes: kwokInstanceTypes(),
+      ...(options.simStateDir !== '' ? { store: new FileMachineStore(options.simStateDir) } : {}),
+    });
+    if (options.simStateDir !== '') {
+      logger.info(
+        { stateDir: options.simStateDir, machines: sim.instances().length },
+        'sim cloud machines are kept in the state directory',
+      );
+    }
     const kwok = new KwokCloudProvider(sim, {
       api: kwokClusterApi(cluster.client, cluster.request),
       onError: (err, context) => kwokLog.warn({ error: errorText(err) }, context),
@@ -141,7 +154,10 @@ export async function startOperator(
     const client = cluster.client;
     const managerOptions: ManagerOptions = {
       client,
-      cloudProvider: kwok,
+      cloudProvider:
+        options.simCreateDelay > 0
+          ? new SlowCreateCloudProvider(kwok, options.simCreateDelay)
+          : kwok,
       clock: systemClock,
       logger,
       metrics,
@@ -171,6 +187,8 @@ export async function startOperator(
     } else {
       const namespace = options.leaderElectionNamespace || podNamespace() || 'kube-system';
       const identity = `${hostname()}_${Math.random().toString(36).slice(2, 10)}`;
+      const leading = metrics.leaderElectionStatus.labels({ name: options.leaderElectionName });
+      leading.set(0);
       elector = cluster.leaderElector({
         name: options.leaderElectionName,
         namespace,
@@ -180,9 +198,11 @@ export async function startOperator(
             { lease: `${namespace}/${options.leaderElectionName}`, identity },
             'became leader; starting controllers',
           );
+          leading.set(1);
           void startControllers();
         },
         onStoppedLeading: () => {
+          leading.set(0);
           if (stopping === undefined) {
             logger.error('lost the leader election lease');
             void shutdown('lost the lease', 1);

@@ -34,6 +34,7 @@ describe('operator metrics', () => {
         'karpenter_pods_state gauge',
         'karpenter_scheduler_scheduling_duration_seconds histogram',
         'karpenter_scheduler_unschedulable_pods_count gauge',
+        'leader_election_master_status gauge',
       ].sort(),
     );
     expect(body).toContain('karpenter_build_info{version="1.2.3",goversion="' + process.version);

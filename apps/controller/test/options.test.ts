@@ -50,6 +50,8 @@ describe('operator options', () => {
       minValuesPolicy: 'Strict',
       ignoreDraRequests: true,
       featureGates: FeatureGateDefaults,
+      simStateDir: '',
+      simCreateDelay: 0,
     });
   });
 

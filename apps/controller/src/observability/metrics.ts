@@ -43,6 +43,8 @@ export class OperatorMetrics {
   readonly unschedulablePods: Gauge<'controller'>;
   readonly cloudProviderDuration: Histogram<'controller' | 'method' | 'provider'>;
   readonly cloudProviderErrors: Counter<'controller' | 'method' | 'provider' | 'error'>;
+  /** client-go's leader election gauge: 1 while this replica holds the Lease `name`, else 0. */
+  readonly leaderElectionStatus: Gauge<'name'>;
   #source: MetricsSource | undefined;
 
   /**
@@ -114,6 +116,12 @@ export class OperatorMetrics {
       name: 'karpenter_cloudprovider_errors_total',
       help: 'Total number of errors returned from CloudProvider calls.',
       labelNames: ['controller', 'method', 'provider', 'error'],
+      registers,
+    });
+    this.leaderElectionStatus = new Gauge({
+      name: 'leader_election_master_status',
+      help: '1 while this replica holds the leader election Lease named by the label, 0 while it waits.',
+      labelNames: ['name'],
       registers,
     });
     // The state gauges read the source at scrape time (inside collect, `this` is the gauge).

@@ -57,6 +57,16 @@ export interface OperatorOptions {
   readonly minValuesPolicy: 'Strict' | 'BestEffort';
   readonly ignoreDraRequests: boolean;
   readonly featureGates: FeatureGates;
+  /**
+   * `--provider sim`: directory of the sim cloud's state file, so its machines survive a restart
+   * and are shared by the replicas that mount it; empty = memory only.
+   */
+  readonly simStateDir: string;
+  /**
+   * `--provider sim`: seconds the sim cloud takes to answer a create after the machine is
+   * running (a slow cloud API; fault tests kill the controller inside this window).
+   */
+  readonly simCreateDelay: number;
 }
 
 /** What {@link parseOptions} decided: run with options, or exit (help, version, bad input). */
@@ -92,6 +102,17 @@ const duration = (value: string): number => {
     throw new InvalidArgumentError((err as Error).message);
   }
   if (!(seconds > 0)) throw new InvalidArgumentError('the duration must be greater than 0');
+  return seconds;
+};
+
+const delay = (value: string): number => {
+  let seconds: number;
+  try {
+    seconds = parseGoDuration(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+  if (seconds < 0) throw new InvalidArgumentError('the duration must not be negative');
   return seconds;
 };
 
@@ -326,6 +347,22 @@ export function buildOptionsProgram(version: string): Command {
           'NodeRepair=false,ReservedCapacity=true,SpotToSpotConsolidation=false,NodeOverlay=false,StaticCapacity=false,CapacityBuffer=false',
         ),
     )
+    .addOption(
+      option(
+        '--sim-state-dir <dir>',
+        'sim provider: keep the machines in <dir>/sim-cloud.json (survives restarts); empty = memory only',
+        'SIM_STATE_DIR',
+      ).default(''),
+    )
+    .addOption(
+      option(
+        '--sim-create-delay <duration>',
+        'sim provider: how long a launch takes to answer once the machine runs (Go duration)',
+        'SIM_CREATE_DELAY',
+      )
+        .argParser(delay)
+        .default(0, '0s'),
+    )
     .exitOverride()
     .allowExcessArguments(false);
 }
@@ -387,6 +424,8 @@ export function parseOptions(
     minValuesPolicy: o['minValuesPolicy'] as 'Strict' | 'BestEffort',
     ignoreDraRequests: o['ignoreDraRequests'] as boolean,
     featureGates: o['featureGates'] as FeatureGates,
+    simStateDir: o['simStateDir'] as string,
+    simCreateDelay: o['simCreateDelay'] as number,
   };
   const problem = crossCheck(options);
   if (problem !== undefined) return { kind: 'exit', code: 2, output: `error: ${problem}\n` };

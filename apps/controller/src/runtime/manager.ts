@@ -11,7 +11,7 @@
  * | node-trigger | Node name | Node events (disrupted taint) |
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
  * | termination | Node name | Node events while the Node is deleting |
- * | garbagecollection | singleton | its own requeue (2 min) |
+ * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID; its own requeue (2 min; 30 s while orphans wait) |
  *
  * Plus any extra periodic tasks (the kwok-like kubelets' sync). Worker counts are fixed (10 per
  * queue, one for singletons), not scaled by CPU requests as upstream does.
@@ -189,6 +189,9 @@ export class Manager {
       client.watch('NodeClaim', (e) => {
         nodeClaims.add(e.object.metadata.name ?? '');
         if (e.type === 'DELETED') metrics.nodeClaimTerminated(e.object);
+        // Gone before its launch result was written (e.g. deleted while no controller ran): its
+        // instance, if any, has no owner now. Look now, not at the next 2 min pass.
+        if (e.type === 'DELETED' && !e.object.status?.providerID) garbage.add(Singleton);
       }),
       client.watch('Node', (e) => {
         const node = e.object;
@@ -221,7 +224,9 @@ export class Manager {
       if (node.metadata?.deletionTimestamp !== undefined)
         terminations.add(node.metadata?.name ?? '');
     provisioner.add(Singleton);
-    garbage.add(Singleton, 120);
+    // First pass now, then every 2 min (upstream's singleton runs at start): instances leaked
+    // while no controller ran are found right after a restart or a leader change.
+    garbage.add(Singleton);
 
     for (const task of this.#o.periodic ?? []) {
       const log = logger.child({ logger: `controller.${task.name}` });
