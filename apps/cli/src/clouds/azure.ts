@@ -52,8 +52,8 @@ export function azureCloud(region: string): Cloud {
     }),
     validateNodeClass: (object): NodeClassProblem[] =>
       validateAKSNodeClass(object).map((v) => ({ path: v.path, message: v.message })),
-    // Upstream Azure: cheapest size, then spot whenever the node claim allows it. The shipped
-    // data has no spot prices (spot is priced as on-demand), so spot never looks cheaper here.
+    // The provider's launch ranking (price, then spot before on-demand, zonal before regional).
+    // The shipped data prices spot as on-demand, so spot wins whenever the node claim allows it.
     chooseLaunch: (options, requirements) =>
       chooseAzureLaunchOffering(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: AzureWellKnownLabels,

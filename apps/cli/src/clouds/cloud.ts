@@ -34,8 +34,8 @@ export interface Cloud {
   /**
    * The instance type and offering the cloud launches for a node claim with these options
    * (cheapest first) and requirements; undefined when none has an available compatible
-   * offering. AWS and sim: the cheapest offering; Azure: the provider's choice (spot whenever
-   * allowed).
+   * offering. AWS: upstream's capacity-type order, then the cheapest offering; sim: the cheapest
+   * offering; Azure: the provider's launch ranking.
    */
   chooseLaunch(options: readonly InstanceType[], requirements: Requirements): Launch | undefined;
   /** Validation problems of a NodeClass object of this cloud's kind (empty when valid). */

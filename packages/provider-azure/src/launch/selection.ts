@@ -3,9 +3,14 @@
  * node claim's instance-type options, keep the types whose requirements intersect the claim's and
  * whose allocatable fits its requests, and their available offerings compatible with the claim.
  * Offerings sort by price, then spot before on-demand, then zonal before regional; equal ones are
- * shuffled (spreading launches across zones). Types sort by their best offering, then by name.
+ * shuffled (spreading launches across zones), or, for reproducible simulations, ordered by zone
+ * name. Types sort by their best offering, then by name.
  */
-import { isOfferingCompatible, type Offering } from '@karpenter-ts/cloudprovider';
+import {
+  isOfferingCompatible,
+  type InstanceType,
+  type Offering,
+} from '@karpenter-ts/cloudprovider';
 import {
   WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
   fits,
@@ -17,13 +22,13 @@ import { REGIONAL_ZONE } from '../catalog/zones.js';
 import type { AzureInstanceType } from '../instancetype/instance-type.js';
 
 /** One launchable (instance type, offering) pair. */
-export interface LaunchCandidate {
-  readonly instanceType: AzureInstanceType;
+export interface LaunchCandidate<IT extends InstanceType = AzureInstanceType> {
+  readonly instanceType: IT;
   readonly offering: Offering;
 }
 
 /** Keys a node claim may leave undefined when matched against an offering: core's and Azure's well-known labels (offerings pin placement-scope). */
-const ALLOW_UNDEFINED: ReadonlySet<string> = new Set([
+export const AZURE_ALLOW_UNDEFINED: ReadonlySet<string> = new Set([
   ...WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
   ...AzureWellKnownLabels,
 ]);
@@ -51,27 +56,39 @@ function shuffleTies<T>(items: T[], compare: (a: T, b: T) => number, random: () 
   }
 }
 
+/** Zonal offerings of equal rank in zone-name order (reproducible simulations). */
+function compareOfferingsStable(a: Offering, b: Offering): number {
+  return compareOfferings(a, b) || (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0);
+}
+
 /**
  * Every launchable pair in launch order (the first is what upstream launches).
  * @param requests the node claim's `spec.resources.requests` as a canonical resource list.
- * @param random uniform [0, 1) source for tie shuffling; default Math.random.
+ * @param random uniform [0, 1) source for tie shuffling (default Math.random), or `null` to
+ *   order tied offerings by zone name instead.
+ * @param allowUndefined label keys the requirements may leave undefined (default: Karpenter's
+ *   and Azure's well-known labels).
  */
-export function launchCandidates(
-  instanceTypes: readonly AzureInstanceType[],
+export function launchCandidates<IT extends InstanceType = AzureInstanceType>(
+  instanceTypes: readonly IT[],
   requirements: Requirements,
   requests: ResourceList,
-  random: () => number = Math.random,
-): LaunchCandidate[] {
-  const perType: { it: AzureInstanceType; offerings: Offering[] }[] = [];
+  random: (() => number) | null = Math.random,
+  allowUndefined: ReadonlySet<string> = AZURE_ALLOW_UNDEFINED,
+): LaunchCandidate<IT>[] {
+  const perType: { it: IT; offerings: Offering[] }[] = [];
   for (const it of instanceTypes) {
     if (!requirements.isIntersecting(it.requirements)) continue;
     if (!fits(requests, it.allocatable())) continue;
     const offerings = it.offerings.filter(
-      (o) => o.available && isOfferingCompatible(o, requirements, ALLOW_UNDEFINED),
+      (o) => o.available && isOfferingCompatible(o, requirements, allowUndefined),
     );
     if (offerings.length === 0) continue;
-    offerings.sort(compareOfferings);
-    shuffleTies(offerings, compareOfferings, random);
+    if (random === null) offerings.sort(compareOfferingsStable);
+    else {
+      offerings.sort(compareOfferings);
+      shuffleTies(offerings, compareOfferings, random);
+    }
     perType.push({ it, offerings });
   }
   perType.sort((a, b) => {
