@@ -61,6 +61,13 @@ describe('parseManifestText', () => {
     );
   });
 
+  it('lists the problems of a file in document order, whatever kind they are', () => {
+    const text = 'apiVersion: v1\n---\nkind: [B\n---\napiVersion: v1\nkind: C\nkind: D\n';
+    const { errors } = parseManifestText(text, 'o.yaml');
+    expect(errors.map((e) => e.document)).toEqual([1, 2, 3]);
+    expect(errors[0]?.message).toBe('o.yaml:1 kind: required: a non-empty string');
+  });
+
   it('names the missing field when a document has no kind or apiVersion', () => {
     expect(parseManifestText('apiVersion: v1\nmetadata: {}\n', 'k.yaml').errors[0]?.message).toBe(
       'k.yaml:1 kind: required: a non-empty string',

@@ -19,7 +19,13 @@ export type { KarpenterKind } from './crds.js';
 export { validate, applyDefaults } from './validate.js';
 export type { ValidateObjectOptions } from './validate.js';
 export { parseManifests, validateYaml } from './manifests.js';
-export type { Manifest, ManifestOptions, ParsedManifests } from './manifests.js';
+export type {
+  Manifest,
+  ManifestOptions,
+  ManifestViolation,
+  ParseManifestsOptions,
+  ParsedManifests,
+} from './manifests.js';
 export {
   validateNodePoolRuntime,
   qualifiedNameProblem,

@@ -16,16 +16,46 @@ export interface Manifest {
   line: number;
 }
 
+/**
+ * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key` or `not-an-object`):
+ * a {@link Violation} that also says which document it is in.
+ */
+export interface ManifestViolation extends Violation {
+  /** 0-based index of the document among the text's YAML documents (empty documents count). */
+  document: number;
+  /**
+   * The problem alone, without the advice `message` adds: the YAML parser's first message line,
+   * `duplicate key "spec"`, or `cannot read document: <alias error>`. For callers that word
+   * their own one-line message (the CLI's `file:document:line problem`).
+   */
+  problem: string;
+}
+
 /** Result of {@link parseManifests}: the documents that parsed, and violations for those that did not. */
 export interface ParsedManifests {
   manifests: Manifest[];
-  violations: Violation[];
+  violations: ManifestViolation[];
 }
 
 /** Options for {@link parseManifests} and {@link validateYaml}. */
 export interface ManifestOptions {
   /** Shown in violations (`file`), e.g. `nodepool.yaml`. */
   fileName?: string;
+}
+
+/** Options for {@link parseManifests} only. */
+export interface ParseManifestsOptions extends ManifestOptions {
+  /**
+   * Keep documents that are a list or a scalar as manifests (their `object` is the array or the
+   * value) instead of reporting them as `not-an-object`, for callers that accept a top-level
+   * array of objects (as `kubectl` does for JSON). Default false.
+   */
+  keepNonObjects?: boolean;
+  /**
+   * Most alias nodes a document may resolve before it is rejected as a resource-exhaustion
+   * attempt (the `yaml` library's `maxAliasCount`). Default 100.
+   */
+  maxAliasCount?: number;
 }
 
 interface ParsedDocument {
@@ -47,64 +77,80 @@ function parseDocuments(text: string): { docs: ParsedDocument[]; lines: LineCoun
 }
 
 /**
- * Parses multi-document YAML. Documents with YAML errors are left out and reported as
- * `yaml-syntax` / `duplicate-key` violations with line numbers; empty documents are skipped;
- * a document that is not a mapping is reported as `not-an-object`.
+ * Parses multi-document YAML (YAML 1.2 core schema; JSON is YAML). Documents with YAML errors
+ * are left out and reported as `yaml-syntax` / `duplicate-key` violations with line numbers,
+ * one per error; empty documents are skipped; a document that is not a mapping is reported as
+ * `not-an-object` (unless `keepNonObjects`). Never throws for bad input.
  */
-export function parseManifests(text: string, options: ManifestOptions = {}): ParsedManifests {
+export function parseManifests(text: string, options: ParseManifestsOptions = {}): ParsedManifests {
   const manifests: Manifest[] = [];
-  const violations: Violation[] = [];
+  const violations: ManifestViolation[] = [];
+  const violation = (
+    document: number,
+    rule: string,
+    problem: string,
+    message: string,
+    line: number,
+  ): ManifestViolation => ({
+    kind: '',
+    name: '',
+    path: '',
+    rule,
+    message,
+    apiServer: 'none',
+    ...(options.fileName === undefined ? {} : { file: options.fileName }),
+    line,
+    document,
+    problem,
+  });
   const { docs } = parseDocuments(text);
   for (const { doc, lines, index } of docs) {
     const start = lines.linePos(doc.range[0]).line;
     if (doc.errors.length > 0) {
       for (const e of doc.errors) {
         const line = e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line;
-        const duplicate = e.code === 'DUPLICATE_KEY';
-        violations.push({
-          kind: '',
-          name: '',
-          path: '',
-          rule: duplicate ? 'duplicate-key' : 'yaml-syntax',
-          message: duplicate
-            ? `${duplicateKeyMessage(doc, e.pos[0])} (a key may appear once per mapping; kubectl rejects duplicate keys)`
-            : `YAML syntax error: ${firstLine(e.message)}`,
-          apiServer: 'none',
-          ...(options.fileName === undefined ? {} : { file: options.fileName }),
-          line,
-        });
+        if (e.code === 'DUPLICATE_KEY') {
+          const problem = duplicateKeyMessage(doc, e.pos[0]);
+          const message = `${problem} (a key may appear once per mapping; kubectl rejects duplicate keys)`;
+          violations.push(violation(index, 'duplicate-key', problem, message, line));
+        } else {
+          const problem = firstLine(e.message);
+          violations.push(
+            violation(index, 'yaml-syntax', problem, `YAML syntax error: ${problem}`, line),
+          );
+        }
       }
       continue;
     }
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
     let object: unknown;
     try {
-      object = doc.toJS({ maxAliasCount: 100 });
+      object = doc.toJS({ maxAliasCount: options.maxAliasCount ?? 100 });
     } catch (error) {
       // Alias problems (unresolved or excessive aliases) surface only when converting.
-      violations.push({
-        kind: '',
-        name: '',
-        path: '',
-        rule: 'yaml-syntax',
-        message: `YAML error: ${firstLine(error instanceof Error ? error.message : String(error))}`,
-        apiServer: 'none',
-        ...(options.fileName === undefined ? {} : { file: options.fileName }),
-        line: start,
-      });
+      const cause = firstLine(error instanceof Error ? error.message : String(error));
+      violations.push(
+        violation(
+          index,
+          'yaml-syntax',
+          `cannot read document: ${cause}`,
+          `YAML error: ${cause}`,
+          start,
+        ),
+      );
       continue;
     }
-    if (!isMap(doc.contents)) {
-      violations.push({
-        kind: '',
-        name: '',
-        path: '',
-        rule: 'not-an-object',
-        message: `document ${index + 1} is ${isSeq(doc.contents) ? 'a list' : 'a scalar'}, not a Kubernetes object (a mapping with apiVersion, kind, metadata)`,
-        apiServer: 'none',
-        ...(options.fileName === undefined ? {} : { file: options.fileName }),
-        line: start,
-      });
+    if (!isMap(doc.contents) && options.keepNonObjects !== true) {
+      const what = isSeq(doc.contents) ? 'a list' : 'a scalar';
+      violations.push(
+        violation(
+          index,
+          'not-an-object',
+          `document ${index + 1} is ${what}`,
+          `document ${index + 1} is ${what}, not a Kubernetes object (a mapping with apiVersion, kind, metadata)`,
+          start,
+        ),
+      );
       continue;
     }
     manifests.push({ object, document: index, line: start });
@@ -123,7 +169,10 @@ export function validateYaml(
 ): Violation[] {
   const { fileName, ...validateOptions } = options;
   const parsed = parseManifests(text, fileName === undefined ? {} : { fileName });
-  const out = [...parsed.violations];
+  // validateYaml's violations keep the plain Violation shape (no document index or problem).
+  const out: Violation[] = parsed.violations.map(
+    ({ document: _document, problem: _problem, ...violation }) => violation,
+  );
   const { docs } = parseDocuments(text);
   for (const m of parsed.manifests) {
     const doc = docs[m.document];

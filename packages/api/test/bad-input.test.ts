@@ -74,6 +74,35 @@ describe('YAML manifests', () => {
     expect(validateYaml('just text').map((v) => v.rule)).toEqual(['not-an-object']);
   });
 
+  test('parseManifests tells which document a problem is in and the problem without advice', () => {
+    const text = 'apiVersion: v1\nkind: A\n---\nkind: B\nkind: C\n---\nkind: [D\n';
+    const { manifests, violations } = parseManifests(text);
+    expect(manifests.map((m) => [m.document, m.line])).toEqual([[0, 1]]);
+    expect(violations.map((v) => [v.document, v.rule, v.line, v.problem])).toEqual([
+      [1, 'duplicate-key', 5, 'duplicate key "kind"'],
+      [2, 'yaml-syntax', 8, expect.stringMatching(/^\S/)],
+    ]);
+  });
+
+  test('keepNonObjects keeps a top-level list as it is instead of reporting not-an-object', () => {
+    expect(parseManifests('- a\n- b\n', { keepNonObjects: true })).toEqual({
+      manifests: [{ object: ['a', 'b'], document: 0, line: 1 }],
+      violations: [],
+    });
+  });
+
+  test('maxAliasCount bounds how many aliases a document may resolve', () => {
+    const text = `a: &x 1\nb: [${Array.from({ length: 150 }, () => '*x').join(', ')}]\n`;
+    expect(parseManifests(text).violations).toEqual([
+      expect.objectContaining({
+        rule: 'yaml-syntax',
+        document: 0,
+        problem: expect.stringMatching(/^cannot read document: /),
+      }),
+    ]);
+    expect(parseManifests(text, { maxAliasCount: 1000 }).violations).toEqual([]);
+  });
+
   test('an empty file has no objects and no violations', () => {
     expect(parseManifests('')).toEqual({ manifests: [], violations: [] });
     expect(validateYaml('# only a comment\n')).toEqual([]);

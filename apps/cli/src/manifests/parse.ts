@@ -2,7 +2,7 @@
  * Parsing of manifest text: multi-document YAML (JSON is YAML, so `.json` files go through the
  * same parser), `kind: *List` objects and top-level arrays flattened into their items.
  */
-import { isScalar, parseAllDocuments, visit, type Document } from 'yaml';
+import { parseManifests } from '@karpenter-ts/api';
 import { ManifestError } from '../errors.js';
 import type { KubeObject, ManifestDocument } from './document.js';
 
@@ -13,71 +13,34 @@ export interface ParseResult {
 }
 
 /**
- * Parses every YAML document of `text` (the contents of `file`). A document with a syntax
- * error yields one {@link ManifestError} `file:document:line message` (first error of the
- * document; line is the file line, from 1) and no objects; the other documents still parse.
- * Empty documents are skipped. Each object must be a mapping with string `apiVersion` and
- * `kind`, else a ManifestError naming the field. YAML 1.2 core schema, like the `yaml`
- * library's default (Kubernetes' own decoder is YAML 1.1: unquoted `yes`/`on` and `0644` differ,
- * none of which matters for scheduling fields).
+ * Parses every YAML document of `text` (the contents of `file`) with @karpenter-ts/api's
+ * `parseManifests`. A document with a YAML problem yields one {@link ManifestError}
+ * `file:document:line problem` (first problem of the document; line is the file line, from 1)
+ * and no objects; the other documents still parse. Empty documents are skipped. Each object
+ * must be a mapping with string `apiVersion` and `kind`, else a ManifestError naming the field.
+ * YAML 1.2 core schema, like the `yaml` library's default (Kubernetes' own decoder is YAML 1.1:
+ * unquoted `yes`/`on` and `0644` differ, none of which matters for scheduling fields).
  */
 export function parseManifestText(text: string, file: string): ParseResult {
   const result: ParseResult = { documents: [], errors: [] };
-  const docs = parseAllDocuments(text, { prettyErrors: true });
-  // parseAllDocuments returns an EmptyStream (not an array) for a file with no documents.
-  if (!Array.isArray(docs)) return result;
-  docs.forEach((doc, i) => {
-    const number = i + 1;
-    const error = doc.errors[0];
-    if (error) {
-      const first =
-        error.code === 'DUPLICATE_KEY'
-          ? duplicateKeyMessage(doc, error.pos[0])
-          : (error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '');
-      result.errors.push(
-        new ManifestError(file, number, first, undefined, error.linePos?.[0]?.line),
-      );
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 1000 });
-    } catch (cause) {
-      result.errors.push(
-        new ManifestError(
-          file,
-          number,
-          `cannot read document: ${(cause as Error).message}`,
-          undefined,
-          undefined,
-          {
-            cause,
-          },
-        ),
-      );
-      return;
-    }
-    collectObjects(value, file, number, '', result);
-  });
+  const parsed = parseManifests(text, { keepNonObjects: true, maxAliasCount: 1000 });
+  const reported = new Set<number>();
+  for (const violation of parsed.violations) {
+    if (reported.has(violation.document)) continue;
+    reported.add(violation.document);
+    const detail =
+      violation.rule === 'duplicate-key'
+        ? `${violation.problem} (a key may appear once per mapping)`
+        : violation.problem;
+    result.errors.push(
+      new ManifestError(file, violation.document + 1, detail, undefined, violation.line),
+    );
+  }
+  for (const manifest of parsed.manifests)
+    collectObjects(manifest.object, file, manifest.document + 1, '', result);
+  // In document order, whichever step found the problem (a stable sort keeps each document's own order).
+  result.errors.sort((a, b) => a.document - b.document);
   return result;
-}
-
-/**
- * `duplicate key "spec" (a key may appear once per mapping)`: names the key of the pair starting
- * at `offset`, where the parser reports a duplicate (its own message does not name it).
- */
-function duplicateKeyMessage(doc: Document.Parsed, offset: number): string {
-  let key: string | undefined;
-  visit(doc, {
-    Pair(_, pair) {
-      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
-        key = String(pair.key.value);
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return `duplicate key${key === undefined ? '' : ` ${JSON.stringify(key)}`} (a key may appear once per mapping)`;
 }
 
 function collectObjects(
