@@ -7,7 +7,7 @@
  * hashstructure number: hashes are compared only with hashes this provider wrote. The version
  * annotation lets a future change of the hash function avoid drifting every node.
  */
-import { createHash } from 'node:crypto';
+import { canonicalSha256 } from '../nodeclass/canonical-hash.js';
 import type { AKSNodeClass } from '../nodeclass/types.js';
 
 /** Annotation holding the NodeClass hash (on AKSNodeClass and NodeClaim). */
@@ -17,21 +17,10 @@ export const NodeClassHashVersionAnnotation = 'karpenter.azure.com/aksnodeclass-
 /** The current hash version. */
 export const NodeClassHashVersion = 'v3';
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** Hex sha256 of the NodeClass spec without `tags`. */
 export function aksNodeClassHash(nodeClass: AKSNodeClass): string {
   const { tags: _tags, ...spec } = nodeClass.spec;
-  return createHash('sha256').update(canonical(spec)).digest('hex');
+  return canonicalSha256(spec);
 }
 
 /** The NodeClass's hash: its annotation when the hash controller wrote one, else computed. */

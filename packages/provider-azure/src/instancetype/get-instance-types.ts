@@ -1,9 +1,9 @@
 /**
  * The instance types an AKSNodeClass gets in a region, and a small cache around them.
  */
-import { createHash } from 'node:crypto';
 import { AzurePricing } from '../catalog/pricing.js';
 import { allAzureSkus, type AzureSku } from '../catalog/sku.js';
+import { canonicalSha256 } from '../nodeclass/canonical-hash.js';
 import type { AKSNodeClass } from '../nodeclass/types.js';
 import { localDNSEnabled, nodeClassExclusionReasons, skuExclusionReasons } from './filters.js';
 import { AzureInstanceType, type InstanceTypeParameters } from './instance-type.js';
@@ -94,33 +94,17 @@ export function getAzureInstanceTypes(input: GetAzureInstanceTypesInput): AzureI
   return result;
 }
 
-/** Canonical JSON (sorted keys) so equal NodeClass specs hash equally. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /**
  * Hash of what in a NodeClass changes its instance types: the spec without `tags`, the resolved
  * local DNS state and the Kubernetes version. Hex sha256.
  */
 export function nodeClassInstanceTypeHash(nodeClass: AKSNodeClass): string {
   const { tags: _tags, ...spec } = nodeClass.spec;
-  return createHash('sha256')
-    .update(
-      canonical({
-        spec,
-        localDNS: localDNSEnabled(nodeClass),
-        kubernetesVersion: nodeClass.status?.kubernetesVersion,
-      }),
-    )
-    .digest('hex');
+  return canonicalSha256({
+    spec,
+    localDNS: localDNSEnabled(nodeClass),
+    kubernetesVersion: nodeClass.status?.kubernetesVersion,
+  });
 }
 
 /**
