@@ -3,23 +3,16 @@
  * allowed values, or the complement of a set of excluded values, optionally narrowed to integers
  * within inclusive bounds. Instances are immutable, so results may share instances safely.
  */
-import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
-import { normalizeLabelKey } from '@karpenter-ts/api';
+import type { NodeSelectorOperator, NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
+import { NodeSelectorOperators, normalizeLabelKey } from '@karpenter-ts/api';
 
-/** Node selector operators: Kubernetes' six plus Karpenter's inclusive `Gte` and `Lte`. */
-export type RequirementOperator =
-  'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt' | 'Gte' | 'Lte';
+/**
+ * Node selector operators: Kubernetes' six plus Karpenter's inclusive `Gte` and `Lte`
+ * (@karpenter-ts/api's `NodeSelectorOperator`, under the name scheduling has always exported).
+ */
+export type RequirementOperator = NodeSelectorOperator;
 
-const OPERATORS: ReadonlySet<string> = new Set([
-  'In',
-  'NotIn',
-  'Exists',
-  'DoesNotExist',
-  'Gt',
-  'Lt',
-  'Gte',
-  'Lte',
-]);
+const OPERATORS: ReadonlySet<string> = new Set<string>(NodeSelectorOperators);
 
 /**
  * A requirement as written in YAML: Kubernetes' NodeSelectorRequirement (or karpenter.sh/v1's

@@ -16,12 +16,13 @@ import {
   isRestrictedLabel,
   labelValueProblem,
   Labels,
+  NodeSelectorOperators,
   normalizeLabelKey,
   qualifiedNameProblem,
 } from '@karpenter-ts/api';
 import { isDaemonSetPod, isMirrorPod } from '../pods.js';
 
-const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte']);
+const OPERATORS: ReadonlySet<string> = new Set<string>(NodeSelectorOperators);
 
 /**
  * True when the pod is a candidate for provisioning: condition PodScheduled with reason
