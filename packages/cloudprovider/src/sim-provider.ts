@@ -12,20 +12,15 @@
  * `getInstanceTypes` reports it `available: false` and `create` skips it.
  */
 import type { NodeClaim, NodePool } from '@karpenter-ts/api';
-import {
-  Requirements,
-  fits,
-  formatResourceList,
-  resourceListFromQuantities,
-} from '@karpenter-ts/scheduling';
+import { Requirements, fits, formatResourceList } from '@karpenter-ts/scheduling';
 import { systemClock, type Clock } from './clock.js';
 import {
-  CreateError,
   InsufficientCapacityError,
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
   type OfferingKey,
 } from './errors.js';
+import { launchNodeClaimName, launchRequests } from './launch-request.js';
 import { isOfferingCompatible } from './offering.js';
 import type { SimMachineRecord, SimMachineStore } from './sim/machine-store.js';
 import type {
@@ -162,22 +157,12 @@ export class SimCloudProvider implements CloudProvider {
     const nodeClassName = nodeClaim.spec.nodeClassRef.name;
     if (this.#notReadyNodeClasses.has(nodeClassName))
       throw new NodeClassNotReadyError(nodeClassName);
-    const name = nodeClaim.metadata.name ?? '';
-    if (name === '') throw new CreateError('InvalidNodeClaim', 'node claim has no metadata.name');
+    const name = launchNodeClaimName(nodeClaim);
     this.#refresh();
     const running = this.#findByName(name);
     if (running !== undefined) return structuredClone(running.nodeClaim);
 
-    let requests;
-    try {
-      requests = resourceListFromQuantities(nodeClaim.spec.resources?.requests ?? {});
-    } catch (cause) {
-      throw new CreateError(
-        'InvalidNodeClaim',
-        `node claim ${name}: spec.resources.requests: ${(cause as Error).message}`,
-        { cause },
-      );
-    }
+    const requests = launchRequests(nodeClaim, name);
     const requirements = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements);
     const instanceTypes = await this.#instanceTypes(
       nodeClaim.metadata.labels?.[NodePoolLabel] ?? '',

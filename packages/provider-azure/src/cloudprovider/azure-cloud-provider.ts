@@ -9,6 +9,8 @@ import type { NodeClaim, NodePool } from '@karpenter-ts/api';
 import {
   CreateError,
   InsufficientCapacityError,
+  launchNodeClaimName,
+  launchRequests,
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
   systemClock,
@@ -19,12 +21,7 @@ import {
   type OfferingKey,
   type RepairPolicy,
 } from '@karpenter-ts/cloudprovider';
-import {
-  Requirements,
-  formatResourceList,
-  resourceListFromQuantities,
-  type ResourceList,
-} from '@karpenter-ts/scheduling';
+import { Requirements, formatResourceList } from '@karpenter-ts/scheduling';
 import { AKSLabels, AzureLabels } from '../labels.js';
 import { allAzureSkus, type AzureSku } from '../catalog/sku.js';
 import { REGIONAL_ZONE } from '../catalog/zones.js';
@@ -160,19 +157,9 @@ export class AzureCloudProvider implements CloudProvider {
    * `LaunchFailed` with ARM's code and message).
    */
   async create(nodeClaim: NodeClaim): Promise<NodeClaim> {
-    const name = nodeClaim.metadata.name ?? '';
-    if (name === '') throw new CreateError('InvalidNodeClaim', 'node claim has no metadata.name');
+    const name = launchNodeClaimName(nodeClaim);
     const nodeClass = await this.#readyNodeClass(nodeClaim.spec.nodeClassRef.name, name);
-    let requests: ResourceList;
-    try {
-      requests = resourceListFromQuantities(nodeClaim.spec.resources?.requests ?? {});
-    } catch (cause) {
-      throw new CreateError(
-        'InvalidNodeClaim',
-        `node claim ${name}: spec.resources.requests: ${(cause as Error).message}`,
-        { cause },
-      );
-    }
+    const requests = launchRequests(nodeClaim, name);
     const requirements = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements);
     const vmName = vmNameForNodeClaim(name);
 
