@@ -6,18 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import { ArmError, invalidParameter, resourceNotFound } from './arm-error.js';
 import {
-  operationHeaders,
+  acceptOperation,
   page,
-  startOperation,
+  takeOperationError,
+  takeOperationPolls,
   type ArmResponse,
   type EmulatorContext,
+  type OperationProvider,
 } from './context.js';
 import { capacityMessage, quotaMessage, type RequestFacts } from './faults.js';
 import { capability, ephemeralOSDiskLimitGB, skuVCPUs, type ResourceSku } from './resource-skus.js';
 import type { ArmResource } from './state.js';
 
-/** API version the emulator reports in operation links when the request named none. */
-const DEFAULT_API_VERSION = '2024-07-01';
+/** Operation links of Compute requests (API version when the request named none). */
+const COMPUTE: OperationProvider = {
+  namespace: 'Microsoft.Compute',
+  defaultApiVersion: '2024-07-01',
+};
 
 const VM_TYPE = 'Microsoft.Compute/virtualMachines';
 const DISK_TYPE = 'Microsoft.Compute/disks';
@@ -348,10 +353,8 @@ export function putVirtualMachine(
   const { sku, location, zone, nicIds, ephemeral } = validateVm(ctx, sub, rg, body);
   const facts = vmFacts(name, body);
   checkQuota(ctx, sku, location, facts.priority === 'Spot');
-  const fault = ctx.faults.take(facts, ['error']);
-  if (fault?.kind === 'error' && fault.when !== 'async')
-    throw new ArmError(fault.status, fault.code, fault.message);
-  const slow = ctx.faults.take(facts, ['slow']);
+  const error = takeOperationError(ctx, facts);
+  const polls = takeOperationPolls(ctx, facts);
 
   const vm = structuredClone(obj(body) as Json) as unknown as ArmResource;
   vm.id = id;
@@ -405,26 +408,21 @@ export function putVirtualMachine(
     nic.properties['virtualMachine'] = { id };
   }
   ctx.state.resources.set(id.toLowerCase(), vm);
-  const error = fault?.kind === 'error' ? { code: fault.code, message: fault.message } : undefined;
-  const op = startOperation(
+  return acceptOperation(
     ctx,
-    id,
-    'create',
-    slow?.kind === 'slow' ? slow.polls : ctx.defaultOperationPolls,
-    error,
-  );
-  return {
-    status: 201,
-    body: publicView(vm),
-    headers: operationHeaders(
-      ctx,
-      sub,
-      'Microsoft.Compute',
+    {
+      provider: COMPUTE,
+      subscriptionId: sub,
+      resourceId: id,
+      kind: 'create',
       location,
-      op,
-      apiVersion ?? DEFAULT_API_VERSION,
-    ),
-  };
+      apiVersion,
+      polls,
+      error,
+    },
+    201,
+    publicView(vm),
+  );
 }
 
 /** GET virtualMachines/{name}. */
@@ -456,30 +454,23 @@ export function deleteVirtualMachine(
   const vm = ctx.state.resources.get(id.toLowerCase());
   if (!vm) return { status: 204 };
   const facts: RequestFacts = { method: 'DELETE', resourceType: 'virtualMachines', name };
-  const fault = ctx.faults.take(facts, ['error']);
-  if (fault?.kind === 'error' && fault.when !== 'async')
-    throw new ArmError(fault.status, fault.code, fault.message);
-  const slow = ctx.faults.take(facts, ['slow']);
+  const error = takeOperationError(ctx, facts);
+  const polls = takeOperationPolls(ctx, facts);
   vm.properties.provisioningState = 'Deleting';
-  const error = fault?.kind === 'error' ? { code: fault.code, message: fault.message } : undefined;
-  const op = startOperation(
+  return acceptOperation(
     ctx,
-    id,
-    'delete',
-    slow?.kind === 'slow' ? slow.polls : ctx.defaultOperationPolls,
-    error,
+    {
+      provider: COMPUTE,
+      subscriptionId: sub,
+      resourceId: id,
+      kind: 'delete',
+      location: vm.location,
+      apiVersion,
+      polls,
+      error,
+    },
+    202,
   );
-  return {
-    status: 202,
-    headers: operationHeaders(
-      ctx,
-      sub,
-      'Microsoft.Compute',
-      vm.location,
-      op,
-      apiVersion ?? DEFAULT_API_VERSION,
-    ),
-  };
 }
 
 /** Completes a VM operation: boot (and hook) on create, removal with dependents on delete. */
@@ -559,16 +550,17 @@ export function deleteDisk(
   if (owner && ctx.state.resources.has(owner.toLowerCase()))
     throw new ArmError(409, 'OperationNotAllowed', `Disk ${name} is attached to VM ${owner}.`);
   disk.properties.provisioningState = 'Deleting';
-  const op = startOperation(ctx, id, 'delete', ctx.defaultOperationPolls);
-  return {
-    status: 202,
-    headers: operationHeaders(
-      ctx,
-      sub,
-      'Microsoft.Compute',
-      disk.location,
-      op,
-      apiVersion ?? DEFAULT_API_VERSION,
-    ),
-  };
+  return acceptOperation(
+    ctx,
+    {
+      provider: COMPUTE,
+      subscriptionId: sub,
+      resourceId: id,
+      kind: 'delete',
+      location: disk.location,
+      apiVersion,
+      polls: ctx.defaultOperationPolls,
+    },
+    202,
+  );
 }

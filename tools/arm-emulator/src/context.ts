@@ -3,7 +3,8 @@
  * and the URL clients reach the emulator at (for operation and next-page links).
  */
 import { randomUUID } from 'node:crypto';
-import type { Faults } from './faults.js';
+import { ArmError } from './arm-error.js';
+import type { Faults, RequestFacts } from './faults.js';
 import type { ResourceSku } from './resource-skus.js';
 import type { ArmOperation, ArmResource, EmulatorState } from './state.js';
 
@@ -61,6 +62,85 @@ export function startOperation(
   };
   ctx.state.operations.set(op.id, op);
   return op;
+}
+
+/** The error a long-running operation ends with (ARM's `error` of the operation status). */
+export interface OperationError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * Takes the `error` fault matching a request that starts a long-running operation. A `sync`
+ * fault (the default) is thrown as its ArmError; an `async` one is returned, for the operation
+ * to fail with; undefined when no error fault matches.
+ */
+export function takeOperationError(
+  ctx: EmulatorContext,
+  facts: RequestFacts,
+): OperationError | undefined {
+  const fault = ctx.faults.take(facts, ['error']);
+  if (fault?.kind !== 'error') return undefined;
+  if (fault.when !== 'async') throw new ArmError(fault.status, fault.code, fault.message);
+  return { code: fault.code, message: fault.message };
+}
+
+/**
+ * How many polls the operation a request starts reports InProgress: the matching `slow`
+ * fault's count (taking it), else {@link EmulatorContext.defaultOperationPolls}.
+ */
+export function takeOperationPolls(ctx: EmulatorContext, facts: RequestFacts): number {
+  const slow = ctx.faults.take(facts, ['slow']);
+  return slow?.kind === 'slow' ? slow.polls : ctx.defaultOperationPolls;
+}
+
+/** A resource provider as its operation links name it. */
+export interface OperationProvider {
+  /** `Microsoft.Compute`. */
+  readonly namespace: string;
+  /** API version of the operation links when the request named none. */
+  readonly defaultApiVersion: string;
+}
+
+/** A long-running operation a PUT or DELETE starts, and where ARM publishes its status. */
+export interface OperationRequest {
+  readonly provider: OperationProvider;
+  readonly subscriptionId: string;
+  readonly resourceId: string;
+  readonly kind: ArmOperation['kind'];
+  /** Region of the resource, lower case. */
+  readonly location: string;
+  /** The request's `api-version`, repeated in the operation links. */
+  readonly apiVersion: string | undefined;
+  /** Polls it answers InProgress before completing. */
+  readonly polls: number;
+  /** The error it ends with; undefined: it succeeds. */
+  readonly error?: OperationError | undefined;
+}
+
+/**
+ * Starts the operation and answers the request that started it: `status` (201 for a create,
+ * 202 for a delete) with `body` and the operation headers ({@link operationHeaders}).
+ */
+export function acceptOperation(
+  ctx: EmulatorContext,
+  request: OperationRequest,
+  status: number,
+  body?: unknown,
+): ArmResponse {
+  const op = startOperation(ctx, request.resourceId, request.kind, request.polls, request.error);
+  return {
+    status,
+    ...(body === undefined ? {} : { body }),
+    headers: operationHeaders(
+      ctx,
+      request.subscriptionId,
+      request.provider.namespace,
+      request.location,
+      op,
+      request.apiVersion ?? request.provider.defaultApiVersion,
+    ),
+  };
 }
 
 /** Azure-AsyncOperation (and, for deletes, Location) headers of an operation, ARM's URL layout. */

@@ -5,17 +5,23 @@
 import { ArmError, invalidParameter, resourceNotFound } from './arm-error.js';
 import { resourceId } from './compute.js';
 import {
-  operationHeaders,
+  acceptOperation,
   page,
-  startOperation,
+  takeOperationError,
+  takeOperationPolls,
   type ArmResponse,
   type EmulatorContext,
+  type OperationProvider,
 } from './context.js';
 import type { RequestFacts } from './faults.js';
 import type { ArmResource } from './state.js';
 
 const NIC_TYPE = 'Microsoft.Network/networkInterfaces';
-const DEFAULT_API_VERSION = '2024-05-01';
+/** Operation links of Network requests (API version when the request named none). */
+const NETWORK: OperationProvider = {
+  namespace: 'Microsoft.Network',
+  defaultApiVersion: '2024-05-01',
+};
 const SUBNET_ID =
   /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.Network\/virtualNetworks\/[^/]+\/subnets\/[^/]+$/i;
 
@@ -59,10 +65,8 @@ export function putNetworkInterface(
       'A network interface needs at least one IP configuration.',
     );
   const facts: RequestFacts = { method: 'PUT', resourceType: 'networkInterfaces', name };
-  const fault = ctx.faults.take(facts, ['error']);
-  if (fault?.kind === 'error' && fault.when !== 'async')
-    throw new ArmError(fault.status, fault.code, fault.message);
-  const slow = ctx.faults.take(facts, ['slow']);
+  const error = takeOperationError(ctx, facts);
+  const polls = takeOperationPolls(ctx, facts);
   const ipConfigurations = configs.map((c, i) => {
     const cfg = obj(c);
     const cfgName = typeof cfg?.['name'] === 'string' ? cfg['name'] : '';
@@ -108,26 +112,21 @@ export function putNetworkInterface(
     },
   };
   ctx.state.resources.set(id.toLowerCase(), nic);
-  const error = fault?.kind === 'error' ? { code: fault.code, message: fault.message } : undefined;
-  const op = startOperation(
+  return acceptOperation(
     ctx,
-    id,
-    'create',
-    slow?.kind === 'slow' ? slow.polls : ctx.defaultOperationPolls,
-    error,
-  );
-  return {
-    status: 201,
-    body: nic,
-    headers: operationHeaders(
-      ctx,
-      sub,
-      'Microsoft.Network',
+    {
+      provider: NETWORK,
+      subscriptionId: sub,
+      resourceId: id,
+      kind: 'create',
       location,
-      op,
-      apiVersion ?? DEFAULT_API_VERSION,
-    ),
-  };
+      apiVersion,
+      polls,
+      error,
+    },
+    201,
+    nic,
+  );
 }
 
 function hex2(): string {
@@ -166,9 +165,7 @@ export function deleteNetworkInterface(
   const nic = ctx.state.resources.get(id.toLowerCase());
   if (!nic) return { status: 204 };
   const facts: RequestFacts = { method: 'DELETE', resourceType: 'networkInterfaces', name };
-  const fault = ctx.faults.take(facts, ['error']);
-  if (fault?.kind === 'error' && fault.when !== 'async')
-    throw new ArmError(fault.status, fault.code, fault.message);
+  const error = takeOperationError(ctx, facts);
   const owner = obj(nic.properties['virtualMachine'])?.['id'];
   if (typeof owner === 'string' && ctx.state.resources.has(owner.toLowerCase()))
     throw new ArmError(
@@ -177,17 +174,18 @@ export function deleteNetworkInterface(
       `Network Interface ${id} is used by existing resource ${owner}. In order to delete the network interface, it must be dissociated from the resource.`,
     );
   nic.properties.provisioningState = 'Deleting';
-  const error = fault?.kind === 'error' ? { code: fault.code, message: fault.message } : undefined;
-  const op = startOperation(ctx, id, 'delete', ctx.defaultOperationPolls, error);
-  return {
-    status: 202,
-    headers: operationHeaders(
-      ctx,
-      sub,
-      'Microsoft.Network',
-      nic.location,
-      op,
-      apiVersion ?? DEFAULT_API_VERSION,
-    ),
-  };
+  return acceptOperation(
+    ctx,
+    {
+      provider: NETWORK,
+      subscriptionId: sub,
+      resourceId: id,
+      kind: 'delete',
+      location: nic.location,
+      apiVersion,
+      polls: ctx.defaultOperationPolls,
+      error,
+    },
+    202,
+  );
 }

@@ -223,6 +223,19 @@ describe('ARM emulator through the real Azure SDKs', () => {
     expect(polls).toBe(5);
   });
 
+  it('fails a NIC create late when scripted, with the error on the operation and the NIC Failed', async () => {
+    emulator.faults.failLate(
+      { resourceType: 'networkInterfaces', method: 'PUT' },
+      'InternalServerError',
+      'An unexpected error occured while processing the network profile.',
+    );
+    await expect(createNic('aks-f')).rejects.toThrow(/unexpected error/);
+    const { network } = clients(emulator);
+    expect((await network.networkInterfaces.get(RG, 'aks-f')).provisioningState).toBe('Failed');
+    const statusPolls = emulator.state.requestsTo('GET', '/Microsoft.Network/locations/');
+    expect(statusPolls.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('enforces family, spot and regional core quotas with ARM quota messages', async () => {
     const { compute } = clients(emulator);
     emulator.setQuota({ families: { standardDSv3Family: 2 }, lowPriority: 0 });
