@@ -13,14 +13,19 @@ import {
   SimCloudProvider,
   kwokInstanceTypes,
   systemClock,
+  type CloudProvider,
 } from '@karpenter-ts/cloudprovider';
 import type { LeaderElector } from '@karpenter-ts/kube';
+import type { AzureCloudProvider, ArmClientOptions } from '@karpenter-ts/provider-azure';
 import { connectCluster, podNamespace, type ClusterRuntime } from './kube/cluster.js';
 import { HealthChecks } from './observability/health.js';
 import { startHttpServer, type RunningServer } from './observability/http-server.js';
 import { componentLogger, createLogger, type Logger } from './observability/logger.js';
 import { OperatorMetrics } from './observability/metrics.js';
 import { WiredProviders, type OperatorOptions } from './options/options.js';
+import { AKSNodeClassResource } from './providers/azure-nodeclass.js';
+import { wireAzureProvider } from './providers/azure-provider.js';
+import { readAzureSettings, type AzureSettings } from './providers/azure-settings.js';
 import { errorText, Manager, type ManagerOptions } from './runtime/manager.js';
 import { kwokClusterApi } from './sim/kwok-cluster-api.js';
 import { reconcileSimNodeClass, SimNodeClassResource } from './sim/sim-nodeclass.js';
@@ -39,8 +44,12 @@ export interface RunningOperator {
   shutdown(reason: string): Promise<void>;
   /** The controllers, once this replica leads. */
   readonly manager: Manager | undefined;
-  /** The sim cloud in kwok-like mode (its `inner` lists the running machines). */
-  readonly cloudProvider: KwokCloudProvider;
+  /** The cloud provider the controllers use (`--provider`), undecorated. */
+  readonly cloudProvider: CloudProvider;
+  /** `--provider sim`: the sim cloud in kwok-like mode (its `inner` lists the running machines). */
+  readonly sim: KwokCloudProvider | undefined;
+  /** `--provider azure`: the Azure provider (its `unavailableOfferings` cache, garbage listing). */
+  readonly azure: AzureCloudProvider | undefined;
 }
 
 /** Dependencies {@link startOperator} takes from the process (tests pass their own). */
@@ -49,6 +58,16 @@ export interface OperatorEnvironment {
   readonly logger?: Logger;
   /** Install SIGTERM/SIGINT handlers; default true. */
   readonly handleSignals?: boolean;
+  /** Environment variables the provider settings are read from; default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * `--provider azure` seams for tests: a credential instead of the configured mode's, and the
+   * ARM operation poll interval in ms (default the provider's 3000).
+   */
+  readonly azure?: {
+    readonly credential?: ArmClientOptions['credential'];
+    readonly pollIntervalMs?: number;
+  };
 }
 
 /**
@@ -69,9 +88,12 @@ export async function startOperator(
     });
   if (!WiredProviders.has(options.provider)) {
     throw new Error(
-      `--provider ${options.provider} is not wired into the controller yet (azure arrives with the Azure Resource Manager work, aws later); use --provider sim`,
+      `--provider ${options.provider} is not wired into the controller yet; use --provider sim or azure`,
     );
   }
+  // Read before anything starts, so bad settings fail fast with every problem named.
+  const azureSettings: AzureSettings | undefined =
+    options.provider === 'azure' ? readAzureSettings(env.env ?? process.env) : undefined;
   const metrics = new OperatorMetrics({
     version: env.version,
     commit: env.version,
@@ -121,7 +143,7 @@ export async function startOperator(
 
     cluster = connectCluster({
       kubeconfig: options.kubeconfig,
-      nodeClasses: [SimNodeClassResource],
+      nodeClasses: [azureSettings !== undefined ? AKSNodeClassResource : SimNodeClassResource],
       userAgent: `karpenter-ts-controller/${env.version}`,
     });
     const c = cluster;
@@ -134,30 +156,14 @@ export async function startOperator(
     await cluster.start(CACHE_SYNC_TIMEOUT_SECONDS * 1000);
     logger.info('caches synced');
 
-    const kwokLog = componentLogger(logger, 'kwok');
-    // With a state directory the machines live in a file every replica on it shares, so they
-    // outlive this process as a real cloud's instances do.
-    const sim = new SimCloudProvider({
-      instanceTypes: kwokInstanceTypes(),
-      ...(options.simStateDir !== '' ? { store: new FileMachineStore(options.simStateDir) } : {}),
-    });
-    if (options.simStateDir !== '') {
-      logger.info(
-        { stateDir: options.simStateDir, machines: sim.instances().length },
-        'sim cloud machines are kept in the state directory',
-      );
-    }
-    const kwok = new KwokCloudProvider(sim, {
-      api: kwokClusterApi(cluster.client, cluster.request),
-      onError: (err, context) => kwokLog.warn({ error: errorText(err) }, context),
-    });
     const client = cluster.client;
+    const wiring =
+      azureSettings !== undefined
+        ? azureWiring(options, azureSettings, c, logger, env)
+        : simWiring(options, c, logger);
     const managerOptions: ManagerOptions = {
       client,
-      cloudProvider:
-        options.simCreateDelay > 0
-          ? new SlowCreateCloudProvider(kwok, options.simCreateDelay)
-          : kwok,
+      cloudProvider: wiring.cloudProvider,
       clock: systemClock,
       logger,
       metrics,
@@ -166,11 +172,11 @@ export async function startOperator(
         maxSeconds: options.batchMaxDuration,
         preferencePolicy: options.preferencePolicy,
         minValuesPolicy: options.minValuesPolicy,
-        extraWellKnownLabels: Object.values(KwokLabels),
+        extraWellKnownLabels: wiring.extraWellKnownLabels,
       },
-      validation: { extraWellKnownLabels: Object.values(KwokLabels) },
-      periodic: [{ name: 'kwok', intervalSeconds: 1, run: () => kwok.sync() }],
-      nodeClassReconcilers: [(name) => reconcileSimNodeClass(client, systemClock, name)],
+      validation: { extraWellKnownLabels: wiring.extraWellKnownLabels },
+      periodic: wiring.periodic,
+      nodeClassReconcilers: wiring.nodeClassReconcilers,
     };
     const startControllers = async () => {
       manager = new Manager(managerOptions);
@@ -235,11 +241,94 @@ export async function startOperator(
       get manager() {
         return manager;
       },
-      cloudProvider: kwok,
+      cloudProvider: wiring.provider,
+      sim: wiring.sim,
+      azure: wiring.azure,
     };
   } catch (err) {
     await cluster?.stop().catch(() => {});
     await cleanup();
     throw err;
   }
+}
+
+/** What differs between providers in the controllers' setup. */
+interface ProviderWiring {
+  /** What the controllers call (maybe decorated, e.g. the sim's slow create). */
+  readonly cloudProvider: CloudProvider;
+  /** The provider itself. */
+  readonly provider: CloudProvider;
+  readonly sim: KwokCloudProvider | undefined;
+  readonly azure: AzureCloudProvider | undefined;
+  readonly extraWellKnownLabels: readonly string[];
+  readonly periodic: ManagerOptions['periodic'];
+  readonly nodeClassReconcilers: ManagerOptions['nodeClassReconcilers'];
+}
+
+/** `--provider sim`: the sim cloud in kwok-like mode over the cluster. */
+function simWiring(
+  options: OperatorOptions,
+  cluster: ClusterRuntime,
+  logger: Logger,
+): ProviderWiring {
+  const kwokLog = componentLogger(logger, 'kwok');
+  // With a state directory the machines live in a file every replica on it shares, so they
+  // outlive this process as a real cloud's instances do.
+  const sim = new SimCloudProvider({
+    instanceTypes: kwokInstanceTypes(),
+    ...(options.simStateDir !== '' ? { store: new FileMachineStore(options.simStateDir) } : {}),
+  });
+  if (options.simStateDir !== '') {
+    logger.info(
+      { stateDir: options.simStateDir, machines: sim.instances().length },
+      'sim cloud machines are kept in the state directory',
+    );
+  }
+  const kwok = new KwokCloudProvider(sim, {
+    api: kwokClusterApi(cluster.client, cluster.request),
+    onError: (err, context) => kwokLog.warn({ error: errorText(err) }, context),
+  });
+  const client = cluster.client;
+  return {
+    cloudProvider:
+      options.simCreateDelay > 0 ? new SlowCreateCloudProvider(kwok, options.simCreateDelay) : kwok,
+    provider: kwok,
+    sim: kwok,
+    azure: undefined,
+    extraWellKnownLabels: Object.values(KwokLabels),
+    periodic: [{ name: 'kwok', intervalSeconds: 1, run: () => kwok.sync() }],
+    nodeClassReconcilers: [(name) => reconcileSimNodeClass(client, systemClock, name)],
+  };
+}
+
+/** `--provider azure`: AzureCloudProvider on ARM, AKSNodeClass status. */
+function azureWiring(
+  options: OperatorOptions,
+  settings: AzureSettings,
+  cluster: ClusterRuntime,
+  logger: Logger,
+  env: OperatorEnvironment,
+): ProviderWiring {
+  const wired = wireAzureProvider({
+    settings,
+    clusterName: options.clusterName,
+    client: cluster.client,
+    request: cluster.request,
+    clock: systemClock,
+    logger: componentLogger(logger, 'azure'),
+    userAgent: `karpenter-ts-controller/${env.version}`,
+    ...(env.azure?.credential !== undefined ? { credential: env.azure.credential } : {}),
+    ...(env.azure?.pollIntervalMs !== undefined
+      ? { pollIntervalMs: env.azure.pollIntervalMs }
+      : {}),
+  });
+  return {
+    cloudProvider: wired.cloudProvider,
+    provider: wired.cloudProvider,
+    sim: undefined,
+    azure: wired.cloudProvider,
+    extraWellKnownLabels: wired.extraWellKnownLabels,
+    periodic: [],
+    nodeClassReconcilers: [wired.nodeClassReconciler],
+  };
 }

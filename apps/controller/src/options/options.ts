@@ -9,12 +9,12 @@ import { parseGoBool } from './bool.js';
 import { parseGoDuration } from './duration.js';
 import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
-/** Clouds the operator knows. Only `sim` is wired today (see {@link WiredProviders}). */
+/** Clouds the operator knows; {@link WiredProviders} are the ones it can run. */
 export const Providers = ['sim', 'azure', 'aws'] as const;
 /** A provider name. */
 export type Provider = (typeof Providers)[number];
-/** Providers the operator can run today: azure comes with the ARM work, aws later. */
-export const WiredProviders: ReadonlySet<Provider> = new Set(['sim']);
+/** Providers the operator can run today (aws is recognised and refused at startup). */
+export const WiredProviders: ReadonlySet<Provider> = new Set(['sim', 'azure']);
 
 /** Log levels (upstream: debug, info, error; warn is accepted too). */
 export const LogLevels = ['debug', 'info', 'warn', 'error'] as const;
@@ -157,8 +157,10 @@ export function buildOptionsProgram(version: string): Command {
     .description(
       'The karpenter-ts operator: watches pending pods, launches nodes for them through a cloud ' +
         'provider and runs their lifecycle. Every option also reads the environment variable shown ' +
-        '(a flag overrides it). Only --provider sim is wired today: azure arrives with the Azure ' +
-        'Resource Manager work and aws later; both are recognised and refused at startup.',
+        '(a flag overrides it). --provider sim and azure are wired (azure reads its settings from ' +
+        'AZURE_SUBSCRIPTION_ID, AZURE_LOCATION, AZURE_NODE_RESOURCE_GROUP, VNET_SUBNET_ID, ' +
+        'CLUSTER_ENDPOINT, KUBELET_BOOTSTRAP_TOKEN, SSH_PUBLIC_KEY, ...; see the README); aws is ' +
+        'recognised and refused at startup.',
     )
     .version(version, '-V, --version')
     .helpOption('-h, --help', 'show this help')

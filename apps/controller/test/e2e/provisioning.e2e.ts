@@ -250,8 +250,8 @@ describe('karpenter-ts-controller on a real control plane (sim provider, kwok-li
       },
       60_000,
     );
-    expect((operator.cloudProvider.inner as SimCloudProvider).instances()).toEqual([]);
-    expect(operator.cloudProvider.registeredNodes()).toEqual([]);
+    expect((operator.sim?.inner as SimCloudProvider).instances()).toEqual([]);
+    expect(operator.sim?.registeredNodes()).toEqual([]);
   });
 
   it('counts what happened in its metrics and logs JSON lines', async () => {

@@ -186,7 +186,9 @@ export class Workload {
 
   /**
    * Removes everything again while a controller still runs (it drains and terminates the nodes):
-   * the Deployment, the NodeClaims, then the NodePool, SimNodeClass and namespace.
+   * the Deployment and its pods first (foreground deletion, so no ReplicaSet is left to replace
+   * pods that draining evicts, which would ask for new capacity), then the NodeClaims, then the
+   * NodePool, SimNodeClass and namespace.
    */
   async remove(): Promise<void> {
     const { api, name } = this;
@@ -194,16 +196,26 @@ export class Workload {
       if (!isNotFound(err)) throw err;
     };
     await api
-      .request('DELETE', `/apis/apps/v1/namespaces/${name}/deployments/${name}`)
+      .request('DELETE', `/apis/apps/v1/namespaces/${name}/deployments/${name}`, {
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' },
+      })
       .catch(ignoreMissing);
-    for (const nc of await this.nodeClaims()) {
-      await api
-        .request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${nc.metadata.name}`)
-        .catch(ignoreMissing);
-    }
+    await eventually(
+      `the pods of ${name} to go`,
+      async () => (await this.pods()).length === 0,
+      60_000,
+    );
     await eventually(
       `the node claims and nodes of ${name} to vanish`,
-      async () => (await this.nodeClaims()).length + (await this.nodes()).length === 0,
+      async () => {
+        const claims = await this.nodeClaims();
+        for (const nc of claims.filter((c) => c.metadata.deletionTimestamp === undefined)) {
+          await api
+            .request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${nc.metadata.name}`)
+            .catch(ignoreMissing);
+        }
+        return claims.length + (await this.nodes()).length === 0;
+      },
       60_000,
     );
     await api.request('DELETE', `/apis/karpenter.sh/v1/nodepools/${name}`).catch(ignoreMissing);

@@ -1,0 +1,112 @@
+/**
+ * `--provider azure`: the {@link AzureCloudProvider} of `@karpenter-ts/provider-azure` built from
+ * the operator options and the environment ({@link readAzureSettings}), talking to ARM through
+ * the Azure SDKs, with the AKSNodeClass status controller and the Azure well-known labels.
+ */
+import {
+  AKSNodeClassGroup,
+  AKSNodeClassKind,
+  AzureCloudProvider,
+  AzureWellKnownLabels,
+  createArmClients,
+  createAzureCredential,
+  type AKSNodeClass,
+  type ArmClientOptions,
+  type AzureSku,
+} from '@karpenter-ts/provider-azure';
+import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
+import type { Logger } from '../observability/logger.js';
+import type { RawRequest } from '../sim/kwok-cluster-api.js';
+import { reconcileAKSNodeClass } from './azure-nodeclass.js';
+import { describeAzureSettings, type AzureSettings } from './azure-settings.js';
+
+/** What the operator needs to run the Azure provider. */
+export interface AzureWiring {
+  readonly cloudProvider: AzureCloudProvider;
+  readonly extraWellKnownLabels: readonly string[];
+  readonly nodeClassReconciler: (name: string) => Promise<ReconcileResult>;
+}
+
+/** Inputs of {@link wireAzureProvider}. */
+export interface AzureWiringInputs {
+  readonly settings: AzureSettings;
+  /** `--cluster-name` (`CLUSTER_NAME`), required for azure by the options. */
+  readonly clusterName: string;
+  readonly client: KubeClient;
+  readonly request: RawRequest;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly userAgent: string;
+  /** A credential to use instead of the one `settings.credential` selects (tests). */
+  readonly credential?: ArmClientOptions['credential'];
+  /** VM sizes to offer instead of the whole shipped catalog (tests). */
+  readonly skus?: readonly AzureSku[];
+  /** ARM long-running operation poll interval, ms (default the provider's 3 s). */
+  readonly pollIntervalMs?: number;
+}
+
+/**
+ * Builds the provider. Raises Error when the credential mode's settings are missing. Logs the
+ * settings without secrets.
+ */
+export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
+  const { settings: s, client, logger } = inputs;
+  logger.info(describeAzureSettings(s), 'azure provider settings');
+  const credential = inputs.credential ?? createAzureCredential(s.credential);
+  const clients = createArmClients({
+    subscriptionId: s.subscriptionId,
+    credential,
+    ...(s.armEndpoint !== undefined ? { endpoint: s.armEndpoint } : {}),
+    ...(s.armCA !== undefined ? { tlsCA: s.armCA } : {}),
+    userAgentPrefix: inputs.userAgent,
+  });
+  const nodeClassKind = { group: AKSNodeClassGroup, kind: AKSNodeClassKind };
+  const cloudProvider = new AzureCloudProvider({
+    clients,
+    subscriptionId: s.subscriptionId,
+    location: s.location,
+    nodeResourceGroup: s.nodeResourceGroup,
+    clusterName: inputs.clusterName,
+    clusterEndpoint: s.clusterEndpoint,
+    kubeletBootstrapToken: s.kubeletBootstrapToken,
+    sshPublicKey: s.sshPublicKey,
+    vnetSubnetID: s.vnetSubnetID,
+    nodeIdentities: s.nodeIdentities,
+    ...(s.kubeletIdentityClientID !== undefined
+      ? { kubeletIdentityClientID: s.kubeletIdentityClientID }
+      : {}),
+    ...(s.dnsServiceIP !== undefined ? { dnsServiceIP: s.dnsServiceIP } : {}),
+    ...(s.adminUsername !== undefined ? { adminUsername: s.adminUsername } : {}),
+    ...(s.networkPlugin !== undefined ? { networkPlugin: s.networkPlugin } : {}),
+    ...(s.networkPluginMode !== undefined ? { networkPluginMode: s.networkPluginMode } : {}),
+    ...(s.vmMemoryOverheadPercent !== undefined
+      ? { vmMemoryOverheadPercent: s.vmMemoryOverheadPercent }
+      : {}),
+    ...(inputs.skus !== undefined ? { skus: inputs.skus } : {}),
+    ...(inputs.pollIntervalMs !== undefined ? { pollIntervalMs: inputs.pollIntervalMs } : {}),
+    getNodeClass: async (name) =>
+      (await client.get('NodeClass', { name, nodeClass: nodeClassKind })) as
+        AKSNodeClass | undefined,
+    getNode: (name) => client.get('Node', { name }),
+    clock: inputs.clock,
+    logger: {
+      info: (message, fields) => logger.info(fields ?? {}, message),
+      warn: (message, fields) => logger.warn(fields ?? {}, message),
+    },
+  });
+  let version: string | undefined;
+  const kubernetesVersion = async (): Promise<string> => {
+    const v = (await inputs.request('GET', '/version')) as { gitVersion?: string };
+    version = (v.gitVersion ?? version ?? '').replace(/^v/, '').replace(/[-+].*$/, '');
+    return version;
+  };
+  return {
+    cloudProvider,
+    extraWellKnownLabels: [...AzureWellKnownLabels],
+    nodeClassReconciler: (name) =>
+      reconcileAKSNodeClass(
+        { client, clock: inputs.clock, kubernetesVersion, imageVersion: s.nodeImageVersion },
+        name,
+      ),
+  };
+}

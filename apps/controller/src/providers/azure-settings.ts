@@ -1,0 +1,156 @@
+/**
+ * Settings of `--provider azure`, read from the environment under upstream's names (reference
+ * azure-provider.md 1: `AZURE_SUBSCRIPTION_ID`, `AZURE_NODE_RESOURCE_GROUP`, `VNET_SUBNET_ID`,
+ * `CLUSTER_ENDPOINT`, ...) plus a few of our own for what upstream resolves at runtime (the
+ * location and node image version) and for tests (`ARM_ENDPOINT`, `ARM_CA_FILE`). Secrets
+ * (`KUBELET_BOOTSTRAP_TOKEN`, credential variables) are kept out of {@link describeAzureSettings}.
+ */
+import { readFileSync } from 'node:fs';
+import type { AzureCredentialOptions } from '@karpenter-ts/provider-azure';
+
+/** What the Azure provider needs from the environment. */
+export interface AzureSettings {
+  readonly subscriptionId: string;
+  /** ARM region, e.g. `eastus` (`AZURE_LOCATION`, else `LOCATION`). */
+  readonly location: string;
+  readonly nodeResourceGroup: string;
+  readonly vnetSubnetID: string;
+  readonly clusterEndpoint: string;
+  /** Secret: only ever written into VM custom data. */
+  readonly kubeletBootstrapToken: string;
+  readonly sshPublicKey: string;
+  readonly dnsServiceIP?: string;
+  readonly nodeIdentities: readonly string[];
+  readonly kubeletIdentityClientID?: string;
+  readonly networkPlugin?: 'azure' | 'none';
+  readonly networkPluginMode?: 'overlay' | '';
+  readonly vmMemoryOverheadPercent?: number;
+  readonly adminUsername?: string;
+  /** Node image version of the community gallery images (`AKS_NODE_IMAGE_VERSION`). */
+  readonly nodeImageVersion: string;
+  /** ARM endpoint override (`ARM_ENDPOINT`); default the public cloud. */
+  readonly armEndpoint?: string;
+  /** PEM of extra CA certificates for ARM (read from `ARM_CA_FILE`). */
+  readonly armCA?: string;
+  /** How to authenticate (`AZURE_CREDENTIAL_MODE`: workload-identity (default), managed-identity, environment). */
+  readonly credential: AzureCredentialOptions;
+}
+
+/**
+ * The node image version used when `AKS_NODE_IMAGE_VERSION` is unset. Upstream lists the
+ * gallery and takes the newest; we do not query the gallery yet (see the README).
+ */
+export const DefaultNodeImageVersion = '202501.01.0';
+
+/**
+ * Reads the settings from `env`. Raises Error naming every missing or malformed variable at
+ * once (no partial configuration); never includes a secret's value in the message.
+ */
+export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
+  const problems: string[] = [];
+  const get = (name: string): string => (env[name] ?? '').trim();
+  const required = (name: string, alt?: string): string => {
+    const v = get(name) || (alt ? get(alt) : '');
+    if (v === '') problems.push(`${name}${alt ? ` (or ${alt})` : ''} is required`);
+    return v;
+  };
+  const subscriptionId = required('AZURE_SUBSCRIPTION_ID');
+  const location = required('AZURE_LOCATION', 'LOCATION').toLowerCase();
+  const nodeResourceGroup = required('AZURE_NODE_RESOURCE_GROUP');
+  const vnetSubnetID = required('VNET_SUBNET_ID');
+  if (
+    vnetSubnetID !== '' &&
+    !/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.Network\/virtualNetworks\/[^/]+\/subnets\/[^/]+$/i.test(
+      vnetSubnetID,
+    )
+  )
+    problems.push(
+      'VNET_SUBNET_ID must be a subnet ARM ID (/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>)',
+    );
+  const clusterEndpoint = required('CLUSTER_ENDPOINT');
+  const kubeletBootstrapToken = required('KUBELET_BOOTSTRAP_TOKEN');
+  const sshPublicKey = required('SSH_PUBLIC_KEY');
+
+  const plugin = get('NETWORK_PLUGIN');
+  if (plugin !== '' && plugin !== 'azure' && plugin !== 'none')
+    problems.push(`NETWORK_PLUGIN must be azure or none, got ${JSON.stringify(plugin)}`);
+  const pluginMode = env['NETWORK_PLUGIN_MODE'];
+  if (pluginMode !== undefined && pluginMode !== 'overlay' && pluginMode !== '')
+    problems.push(
+      `NETWORK_PLUGIN_MODE must be overlay or empty, got ${JSON.stringify(pluginMode)}`,
+    );
+  const overhead = get('VM_MEMORY_OVERHEAD_PERCENT');
+  const overheadValue = overhead === '' ? undefined : Number(overhead);
+  if (overheadValue !== undefined && !(overheadValue >= 0 && overheadValue < 1))
+    problems.push(
+      `VM_MEMORY_OVERHEAD_PERCENT must be a fraction in [0, 1), got ${JSON.stringify(overhead)}`,
+    );
+
+  const mode = get('AZURE_CREDENTIAL_MODE') || 'workload-identity';
+  let credential: AzureCredentialOptions = { mode: 'workload-identity' };
+  if (mode === 'managed-identity') {
+    const clientId = get('AZURE_CLIENT_ID');
+    credential = clientId ? { mode, clientId } : { mode };
+  } else if (mode === 'environment') credential = { mode };
+  else if (mode !== 'workload-identity')
+    problems.push(
+      `AZURE_CREDENTIAL_MODE must be workload-identity, managed-identity or environment, got ${JSON.stringify(mode)}`,
+    );
+
+  let armCA: string | undefined;
+  const caFile = get('ARM_CA_FILE');
+  if (caFile !== '') {
+    try {
+      armCA = readFileSync(caFile, 'utf8');
+    } catch (err) {
+      problems.push(`ARM_CA_FILE ${caFile} cannot be read: ${(err as Error).message}`);
+    }
+  }
+  const armEndpoint = get('ARM_ENDPOINT');
+  if (armEndpoint !== '' && !/^https:\/\//.test(armEndpoint))
+    problems.push('ARM_ENDPOINT must be an https:// URL (the Azure SDK refuses plain HTTP)');
+
+  if (problems.length > 0) throw new Error(`--provider azure: ${problems.join('; ')}`);
+
+  const optional = (name: string): string | undefined => get(name) || undefined;
+  const dnsServiceIP = optional('DNS_SERVICE_IP');
+  const kubeletIdentityClientID = optional('KUBELET_IDENTITY_CLIENT_ID');
+  const adminUsername = optional('LINUX_ADMIN_USERNAME');
+  return {
+    subscriptionId,
+    location,
+    nodeResourceGroup,
+    vnetSubnetID,
+    clusterEndpoint,
+    kubeletBootstrapToken,
+    sshPublicKey,
+    nodeIdentities: get('NODE_IDENTITIES')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    nodeImageVersion: optional('AKS_NODE_IMAGE_VERSION') ?? DefaultNodeImageVersion,
+    credential,
+    ...(dnsServiceIP ? { dnsServiceIP } : {}),
+    ...(kubeletIdentityClientID ? { kubeletIdentityClientID } : {}),
+    ...(adminUsername ? { adminUsername } : {}),
+    ...(plugin === 'azure' || plugin === 'none' ? { networkPlugin: plugin } : {}),
+    ...(pluginMode === 'overlay' || pluginMode === '' ? { networkPluginMode: pluginMode } : {}),
+    ...(overheadValue !== undefined ? { vmMemoryOverheadPercent: overheadValue } : {}),
+    ...(armEndpoint ? { armEndpoint } : {}),
+    ...(armCA !== undefined ? { armCA } : {}),
+  };
+}
+
+/** The settings safe to log: no token, no credential secrets, no CA body. */
+export function describeAzureSettings(s: AzureSettings): Record<string, unknown> {
+  return {
+    subscriptionId: s.subscriptionId,
+    location: s.location,
+    nodeResourceGroup: s.nodeResourceGroup,
+    vnetSubnetID: s.vnetSubnetID,
+    clusterEndpoint: s.clusterEndpoint,
+    credentialMode: s.credential.mode,
+    nodeImageVersion: s.nodeImageVersion,
+    armEndpoint: s.armEndpoint ?? 'public cloud',
+  };
+}

@@ -1,0 +1,310 @@
+/**
+ * `--provider azure` end to end: the operator (in-process) launches VMs through the real Azure
+ * SDKs against the ARM emulator (in-process, HTTPS with its throw-away CA in `ARM_CA_FILE`);
+ * every booted VM's emulated kubelet registers its Node in the real control plane, the real
+ * kube-scheduler binds the pods; scaling to zero and deleting the node claims leaves no VM, NIC
+ * or disk. Then a capacity error for the cheapest size in one zone makes a launch fall back, and
+ * the unavailable-offerings cache holds the entry.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
+import type { NodeClaim, NodePool } from '@karpenter-ts/api';
+import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
+import { AKS_NODE_CLASS_CRD_URL } from '@karpenter-ts/provider-azure';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  createLogger,
+  parseOptions,
+  startOperator,
+  type RunningOperator,
+} from '../../src/index.js';
+import { EmulatedKubelets } from './azure-kubelet.js';
+import { eventually, Workload, type List, type NodeObject } from './support.js';
+
+const SUBSCRIPTION = '00000000-0000-0000-0000-0000000000e2';
+const NODE_RG = 'MC_rg_e2e_southcentralus';
+const REGION = 'southcentralus';
+const SUBNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes`;
+const SIZES = ['Standard_D2s_v3', 'Standard_D4s_v3', 'Standard_D2_v5'];
+
+let api: KubeConnection;
+let arm: ArmEmulator;
+let kubelets: EmulatedKubelets;
+let operator: RunningOperator;
+const logLines: string[] = [];
+
+interface ArmVm {
+  name: string;
+  zones?: string[];
+  tags?: Record<string, string>;
+  properties: { hardwareProfile?: { vmSize?: string }; priority?: string; evictionPolicy?: string };
+}
+
+/** The NodePool of `name` on AKSNodeClass `name`: three sizes, spot or on-demand. */
+function pool(name: string): NodePool {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name },
+          requirements: [
+            { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
+            { key: 'node.kubernetes.io/instance-type', operator: 'In', values: SIZES },
+            { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] },
+          ],
+        },
+      },
+    },
+  };
+}
+
+async function createPool(name: string): Promise<void> {
+  await api.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+  });
+  await api.request('POST', '/apis/karpenter.azure.com/v1beta1/aksnodeclasses', {
+    body: {
+      apiVersion: 'karpenter.azure.com/v1beta1',
+      kind: 'AKSNodeClass',
+      metadata: { name },
+      spec: { imageFamily: 'Ubuntu', osDiskSizeGB: 64 },
+    },
+  });
+  await api.request('POST', '/apis/karpenter.sh/v1/nodepools', { body: pool(name) });
+}
+
+beforeAll(async () => {
+  const kubeconfig = inject('kubeconfig');
+  api = connect({ kubeconfig });
+  await installCrds(api, [...karpenterCrdFiles(), AKS_NODE_CLASS_CRD_URL.pathname]);
+  kubelets = new EmulatedKubelets(api);
+  arm = await startArmEmulator({ onVmBooted: kubelets.onVmBooted });
+  kubelets.start(arm);
+  const caFile = join(mkdtempSync(join(tmpdir(), 'karpenter-ts-azure-e2e.')), 'arm-ca.pem');
+  writeFileSync(caFile, arm.ca ?? '');
+  const parsed = parseOptions(
+    [
+      '--kubeconfig',
+      kubeconfig,
+      '--provider',
+      'azure',
+      '--cluster-name',
+      'e2e',
+      '--leader-election-namespace',
+      'default',
+      '--leader-election-name',
+      'karpenter-azure-e2e',
+      '--metrics-port',
+      '0',
+      '--health-probe-port',
+      '0',
+    ],
+    {},
+  );
+  if (parsed.kind !== 'run') throw new Error(parsed.output);
+  const stream = new Writable({
+    write(chunk: Buffer, _e, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  operator = await startOperator(parsed.options, {
+    version: 'e2e',
+    handleSignals: false,
+    logger: createLogger({ level: 'info', outputPaths: ['stdout'], commit: 'e2e', stream }),
+    env: {
+      AZURE_SUBSCRIPTION_ID: SUBSCRIPTION,
+      AZURE_LOCATION: REGION,
+      AZURE_NODE_RESOURCE_GROUP: NODE_RG,
+      VNET_SUBNET_ID: SUBNET,
+      CLUSTER_ENDPOINT: 'https://e2e-dns.hcp.southcentralus.azmk8s.io:443',
+      KUBELET_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
+      SSH_PUBLIC_KEY: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE e2e',
+      ARM_ENDPOINT: arm.url,
+      ARM_CA_FILE: caFile,
+    },
+    azure: {
+      credential: {
+        getToken: async () => ({ token: 'e2e-token', expiresOnTimestamp: Date.now() + 3600_000 }),
+      },
+      pollIntervalMs: 100,
+    },
+  });
+});
+
+afterAll(async () => {
+  await operator?.shutdown('end of test');
+  kubelets?.stop();
+  await arm?.stop();
+});
+
+describe('karpenter-ts-controller --provider azure against the ARM emulator', () => {
+  it('marks the AKSNodeClass Ready with the API server version and node images', async () => {
+    await createPool('azure');
+    const nc = await eventually(
+      'the AKSNodeClass to be Ready',
+      async () => {
+        const o = await api.request<{
+          status?: {
+            kubernetesVersion?: string;
+            images?: { id: string }[];
+            conditions?: { type: string; status: string }[];
+          };
+        }>('GET', '/apis/karpenter.azure.com/v1beta1/aksnodeclasses/azure');
+        return o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+          ? o
+          : undefined;
+      },
+      30_000,
+    );
+    expect(nc.status?.kubernetesVersion).toMatch(/^1\.36\.\d+$/);
+    // Ubuntu from Kubernetes 1.34 is Ubuntu 24.04, Gen2 first.
+    expect(nc.status?.images?.[0]?.id).toMatch(
+      /^\/CommunityGalleries\/AKSUbuntu-[^/]+\/images\/2404gen2containerd\/versions\//,
+    );
+  });
+
+  it('launches spot VMs of the pool sizes; their nodes register and every pod is bound', async () => {
+    const w = new Workload(api, 'azure', 8);
+    await w.poolReady();
+    await w.deploy();
+    const pods = await w.allPodsBound(45_000);
+    const claims = await eventually(
+      'every node claim to be registered',
+      async () => {
+        const list = await w.nodeClaims();
+        return list.length > 0 &&
+          list.every((c) =>
+            c.status?.conditions?.some((x) => x.type === 'Registered' && x.status === 'True'),
+          )
+          ? list
+          : undefined;
+      },
+      30_000,
+    );
+    const nodes = await w.nodes();
+    const vms = arm.state.virtualMachines(NODE_RG) as unknown as ArmVm[];
+    expect(vms).toHaveLength(claims.length);
+    expect(nodes).toHaveLength(claims.length);
+    expect(arm.state.bootErrors).toEqual([]);
+    for (const claim of claims) {
+      const labels = claim.metadata.labels ?? {};
+      const vm = vms.find((v) => v.tags?.['karpenter.sh_nodeclaim'] === claim.metadata.name);
+      expect(vm, `VM of ${claim.metadata.name}`).toBeDefined();
+      expect(SIZES).toContain(vm?.properties.hardwareProfile?.vmSize);
+      expect(labels['node.kubernetes.io/instance-type']).toBe(
+        vm?.properties.hardwareProfile?.vmSize,
+      );
+      // Spot is allowed and priced like on-demand in the shipped table, so spot wins the tie.
+      expect(labels['karpenter.sh/capacity-type']).toBe('spot');
+      expect(vm?.properties.priority).toBe('Spot');
+      expect(vm?.properties.evictionPolicy).toBe('Delete');
+      const zone = labels['topology.kubernetes.io/zone'] ?? '';
+      expect(vm?.zones?.[0] === undefined ? '0' : `${REGION}-${vm.zones[0]}`).toBe(zone);
+      const node = nodes.find((n) => n.spec?.providerID === claim.status?.providerID);
+      expect(node?.metadata.name).toBe(claim.status?.nodeName);
+      expect(node?.metadata.labels?.['topology.kubernetes.io/zone']).toBe(zone);
+    }
+    const nodeNames = new Set(nodes.map((n) => n.metadata.name));
+    expect(pods.every((p) => nodeNames.has(p.spec?.nodeName ?? ''))).toBe(true);
+    console.info(
+      `${pods.length} pods on ${vms.length} VMs: ${vms.map((v) => `${v.properties.hardwareProfile?.vmSize}/${v.zones?.[0] ?? '-'}/${v.properties.priority}`).join(', ')}`,
+    );
+  });
+
+  it('deletes the VMs, NICs and OS disks when the pods go and the node claims are deleted', async () => {
+    await api.request('PATCH', '/apis/apps/v1/namespaces/azure/deployments/azure', {
+      body: { spec: { replicas: 0 } },
+      contentType: 'application/merge-patch+json',
+    });
+    const w = new Workload(api, 'azure', 0);
+    await eventually('the pods to go', async () => (await w.pods()).length === 0, 30_000);
+    for (const c of await w.nodeClaims())
+      await api.request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${c.metadata.name}`);
+    await eventually(
+      'node claims, nodes, VMs, NICs and disks to vanish',
+      async () =>
+        (await w.nodeClaims()).length +
+          (await w.nodes()).length +
+          arm.state.virtualMachines().length +
+          arm.state.networkInterfaces().length +
+          arm.state.disks().length ===
+        0,
+      30_000,
+    );
+    expect(kubelets.nodes.size).toBe(0);
+    expect(kubelets.errors).toEqual([]);
+  });
+
+  it('falls back from a size and zone out of capacity and caches the unavailable offering', async () => {
+    // One pod needing a D2-sized node, on-demand only, in one NodePool: the cheapest offering is
+    // known from the first launch's choice; make it fail and expect another.
+    const cheapest = await launchOne('probe');
+    const [size, zone] = cheapest;
+    await removeClaims('probe');
+    arm.faults.capacity('ZonalAllocationFailed', { vmSize: size, zone });
+    const [size2, zone2] = await launchOne('fallback');
+    expect(`${size2}/${zone2}`).not.toBe(`${size}/${zone}`);
+    const entries = operator.azure?.unavailableOfferings.entries() ?? [];
+    expect(entries.some((e) => JSON.stringify(e).includes(size))).toBe(true);
+    const failed = arm.state
+      .requestsTo('PUT', '/virtualMachines/')
+      .filter((r) => JSON.stringify(r).includes(size));
+    expect(failed.length).toBeGreaterThan(0);
+    await removeClaims('fallback');
+  });
+});
+
+/** Creates one NodeClaim of pool `azure` (D2s_v3 or D2_v5, spot), waits for its VM; returns [size, zone]. */
+async function launchOne(name: string): Promise<[string, string]> {
+  const claim: NodeClaim = {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: { name, labels: { 'karpenter.sh/nodepool': 'azure' } },
+    spec: {
+      nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'azure' },
+      requirements: [
+        { key: 'karpenter.sh/nodepool', operator: 'In', values: ['azure'] },
+        { key: 'node.kubernetes.io/instance-type', operator: 'In', values: SIZES },
+        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+        { key: 'karpenter.azure.com/placement-scope', operator: 'In', values: ['zonal'] },
+      ],
+      resources: { requests: { cpu: '1', memory: '1Gi' } },
+    },
+  };
+  await api.request('POST', '/apis/karpenter.sh/v1/nodeclaims', { body: claim });
+  const launched = await eventually(
+    `node claim ${name} to launch`,
+    async () => {
+      const c = await api.request<NodeClaim>('GET', `/apis/karpenter.sh/v1/nodeclaims/${name}`);
+      return c.status?.providerID ? c : undefined;
+    },
+    30_000,
+  );
+  const vm = (arm.state.virtualMachines(NODE_RG) as unknown as ArmVm[]).find(
+    (v) => v.tags?.['karpenter.sh_nodeclaim'] === name,
+  );
+  expect(vm?.properties.hardwareProfile?.vmSize).toBe(
+    launched.metadata.labels?.['node.kubernetes.io/instance-type'],
+  );
+  return [vm?.properties.hardwareProfile?.vmSize ?? '', vm?.zones?.[0] ?? ''];
+}
+
+async function removeClaims(name: string): Promise<void> {
+  await api.request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${name}`);
+  await eventually(
+    `node claim ${name} and its VM to go`,
+    async () => {
+      const list = await api.request<List<NodeClaim>>('GET', '/apis/karpenter.sh/v1/nodeclaims');
+      const nodes = await api.request<List<NodeObject>>('GET', '/api/v1/nodes');
+      return list.items.length + nodes.items.length + arm.state.virtualMachines().length === 0;
+    },
+    30_000,
+  );
+}
