@@ -10,6 +10,7 @@
 import {
   ConflictError,
   KubeApiError,
+  matchesListOptions,
   NamespacedKinds,
   type DeleteOptions,
   type EvictOptions,
@@ -168,7 +169,7 @@ export class ClusterKubeClient implements KubeClient {
     const out: KubeObjects[K][] = [];
     for (const informer of this.#informers.get(kind) ?? []) {
       for (const object of informer.list()) {
-        if (matches(kind, object, options))
+        if (matchesListOptions(kind, object, options))
           out.push(structuredClone(object) as unknown as KubeObjects[K]);
       }
     }
@@ -423,27 +424,4 @@ export class ClusterKubeClient implements KubeClient {
       nodeClass: { group, kind: o.kind ?? '' },
     });
   }
-}
-
-function matches(kind: Kind, object: AnyObject, options: ListOptions): boolean {
-  const meta = object.metadata ?? {};
-  if (options.namespace !== undefined && meta.namespace !== options.namespace) return false;
-  if (options.labels !== undefined) {
-    const labels = meta.labels ?? {};
-    for (const [k, v] of Object.entries(options.labels)) if (labels[k] !== v) return false;
-  }
-  if (options.nodeName !== undefined) {
-    if (kind !== 'Pod' || (object as KubeObjects['Pod']).spec?.nodeName !== options.nodeName)
-      return false;
-  }
-  if (options.providerID !== undefined) {
-    const id =
-      kind === 'Node'
-        ? (object as KubeObjects['Node']).spec?.providerID
-        : kind === 'NodeClaim'
-          ? (object as KubeObjects['NodeClaim']).status?.providerID
-          : undefined;
-    if (id !== options.providerID) return false;
-  }
-  return true;
 }

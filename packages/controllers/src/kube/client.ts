@@ -83,6 +83,48 @@ export interface ListOptions {
   readonly providerID?: string;
 }
 
+/** The fields of an object {@link matchesListOptions} reads, whatever its kind. */
+export interface ListedObject {
+  readonly metadata?:
+    | {
+        readonly namespace?: string | undefined;
+        readonly labels?: Readonly<Record<string, string>> | undefined;
+      }
+    | undefined;
+}
+
+/**
+ * Whether an object of `kind` passes `options`, for clients that filter lists themselves (the
+ * in-memory client; the cluster client's informer caches). `nodeName` matches only Pods and
+ * `providerID` only Nodes (`spec.providerID`) and NodeClaims (`status.providerID`): other kinds
+ * never match when those are set. Labels match by equality, every one required.
+ */
+export function matchesListOptions(
+  kind: Kind,
+  object: ListedObject,
+  options: ListOptions,
+): boolean {
+  const meta = object.metadata ?? {};
+  if (options.namespace !== undefined && meta.namespace !== options.namespace) return false;
+  if (options.labels !== undefined) {
+    const labels = meta.labels ?? {};
+    for (const [k, v] of Object.entries(options.labels)) if (labels[k] !== v) return false;
+  }
+  if (options.nodeName !== undefined) {
+    if (kind !== 'Pod' || (object as Pod).spec?.nodeName !== options.nodeName) return false;
+  }
+  if (options.providerID !== undefined) {
+    const id =
+      kind === 'Node'
+        ? (object as Node).spec?.providerID
+        : kind === 'NodeClaim'
+          ? (object as NodeClaim).status?.providerID
+          : undefined;
+    if (id !== options.providerID) return false;
+  }
+  return true;
+}
+
 /** Options of {@link KubeClient.delete}. */
 export interface DeleteOptions {
   /** Pods: seconds the kubelet gives the containers; 0 forces immediate removal. */

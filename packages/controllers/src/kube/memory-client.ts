@@ -16,6 +16,7 @@ import {
   AlreadyExistsError,
   ConflictError,
   KubeApiError,
+  matchesListOptions,
   NamespacedKinds,
   NotFoundError,
   TooManyRequestsError,
@@ -91,7 +92,7 @@ export class MemoryKubeClient implements KubeClient {
   async list<K extends Kind>(kind: K, options: ListOptions = {}): Promise<KubeObjects[K][]> {
     const out: KubeObjects[K][] = [];
     for (const object of this.#store(kind).values()) {
-      if (matchesList(kind, object, options)) out.push(typed<K>(structuredClone(object)));
+      if (matchesListOptions(kind, object, options)) out.push(typed<K>(structuredClone(object)));
     }
     return out;
   }
@@ -478,32 +479,6 @@ function displayKey(kind: Kind, object: AnyObject): string {
   return NamespacedKinds.has(kind)
     ? `${object.metadata.namespace ?? 'default'}/${object.metadata.name ?? ''}`
     : (object.metadata.name ?? '');
-}
-
-function matchesList(kind: Kind, object: AnyObject, options: ListOptions): boolean {
-  const typedObject = object as unknown;
-  if (options.namespace !== undefined && object.metadata.namespace !== options.namespace)
-    return false;
-  if (options.labels !== undefined) {
-    const labels = object.metadata.labels ?? {};
-    for (const [k, v] of Object.entries(options.labels)) if (labels[k] !== v) return false;
-  }
-  if (
-    options.nodeName !== undefined &&
-    (kind !== 'Pod' || (typedObject as Pod).spec?.nodeName !== options.nodeName)
-  ) {
-    return false;
-  }
-  if (options.providerID !== undefined) {
-    const id =
-      kind === 'Node'
-        ? (typedObject as KubeObjects['Node']).spec?.providerID
-        : kind === 'NodeClaim'
-          ? (typedObject as KubeObjects['NodeClaim']).status?.providerID
-          : undefined;
-    if (id !== options.providerID) return false;
-  }
-  return true;
 }
 
 /** An int-or-percent of `total`; percentages round up. */
