@@ -9,20 +9,14 @@
  * Differences from upstream: the image version is one configured value (`AKS_NODE_IMAGE_VERSION`)
  * rather than the gallery's newest; subnets, identity and the maintenance window are not checked.
  */
-import {
-  isConflict,
-  isNotFound,
-  type Clock,
-  type KubeClient,
-  type NodeClassObject,
-  type ReconcileResult,
-} from '@karpenter-ts/controllers';
+import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
 import {
   AKSNodeClassGroup,
   AKSNodeClassKind,
   type AKSNodeClass,
   type AKSNodeClassStatus,
 } from '@karpenter-ts/provider-azure';
+import { writeNodeClassReady } from '../kube/nodeclass-ready.js';
 
 /** Where AKSNodeClass lives in the API (the shape @karpenter-ts/kube takes for NodeClass kinds). */
 export const AKSNodeClassResource = {
@@ -171,30 +165,12 @@ export async function reconcileAKSNodeClass(
     status0.kubernetesVersion === version &&
     JSON.stringify(status0.images ?? []) === JSON.stringify(ok ? images : []);
   if (unchanged) return { requeueAfter: 300 };
-  const now = new Date(clock.now()).toISOString();
-  const next: NodeClassObject = structuredClone(current);
-  next.status = {
-    ...(next.status ?? {}),
-    kubernetesVersion: version,
-    images: ok ? images : [],
-    conditions: [
-      ...conditions.filter((c) => c.type !== 'Ready'),
-      {
-        type: 'Ready',
-        status,
-        reason,
-        message,
-        lastTransitionTime: ready?.status === status ? ready.lastTransitionTime : now,
-        ...(generation !== undefined ? { observedGeneration: generation } : {}),
-      },
-    ],
-  };
-  try {
-    await client.updateStatus('NodeClass', next);
-  } catch (err) {
-    if (isConflict(err)) return { requeueAfter: 1 };
-    if (isNotFound(err)) return {};
-    throw err;
-  }
-  return { requeueAfter: 300 };
+  return writeNodeClassReady(
+    client,
+    clock,
+    current,
+    { status, reason, message },
+    { kubernetesVersion: version, images: ok ? images : [] },
+    { requeueAfter: 300 },
+  );
 }

@@ -4,13 +4,8 @@
  * `Ready=True` as soon as it exists (a real provider checks images, subnets, identity first).
  */
 import { SimNodeClassKind } from '@karpenter-ts/cloudprovider';
-import {
-  isConflict,
-  isNotFound,
-  type Clock,
-  type KubeClient,
-  type ReconcileResult,
-} from '@karpenter-ts/controllers';
+import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
+import { writeNodeClassReady } from '../kube/nodeclass-ready.js';
 
 /** Where SimNodeClass lives in the API (the shape @karpenter-ts/kube takes for NodeClass kinds). */
 export const SimNodeClassResource = {
@@ -34,28 +29,12 @@ export async function reconcileSimNodeClass(
   const ready = conditions.find((c) => c.type === 'Ready');
   const generation = nodeClass.metadata.generation;
   if (ready?.status === 'True' && ready.observedGeneration === generation) return {};
-  const now = new Date(clock.now()).toISOString();
-  const next = structuredClone(nodeClass);
-  next.status = {
-    ...(next.status ?? {}),
-    conditions: [
-      ...conditions.filter((c) => c.type !== 'Ready'),
-      {
-        type: 'Ready',
-        status: 'True',
-        reason: 'Ready',
-        message: '',
-        lastTransitionTime: ready?.status === 'True' ? ready.lastTransitionTime : now,
-        ...(generation !== undefined ? { observedGeneration: generation } : {}),
-      },
-    ],
-  };
-  try {
-    await client.updateStatus('NodeClass', next);
-  } catch (err) {
-    if (isConflict(err)) return { requeueAfter: 1 };
-    if (isNotFound(err)) return {};
-    throw err;
-  }
-  return {};
+  return writeNodeClassReady(
+    client,
+    clock,
+    nodeClass,
+    { status: 'True', reason: 'Ready', message: '' },
+    {},
+    {},
+  );
 }
