@@ -17,6 +17,7 @@
 import type { KubeConnection, WatchStream } from './connection.js';
 import { KubeApiError } from '@karpenter-ts/controllers';
 import { collectionPath, type ResourceType } from './resources.js';
+import { WakeableSleep } from './wakeable-sleep.js';
 
 /** The part of an object the cache needs. */
 export interface CachedObject {
@@ -79,7 +80,7 @@ export class Informer<T extends CachedObject> {
   #running = false;
   #loop: Promise<void> | undefined;
   #stream: WatchStream | undefined;
-  #wake: (() => void) | undefined;
+  readonly #pause = new WakeableSleep();
   #synced: Promise<void>;
   #markSynced!: () => void;
   #hasSynced = false;
@@ -118,7 +119,7 @@ export class Informer<T extends CachedObject> {
   async stop(): Promise<void> {
     this.#running = false;
     this.#stream?.abort();
-    this.#wake?.();
+    this.#pause.wake();
     await this.#loop;
   }
 
@@ -162,7 +163,7 @@ export class Informer<T extends CachedObject> {
         failures++;
         this.stats.failures++;
         this.#options.onError?.(err);
-        await this.#sleep(this.#backoff(failures));
+        await this.#pause.sleep(this.#backoff(failures));
       }
     }
   }
@@ -172,17 +173,6 @@ export class Informer<T extends CachedObject> {
     const max = this.#options.maxBackoffMs ?? 30_000;
     const base = Math.min(max, min * 2 ** (failures - 1));
     return base / 2 + Math.random() * (base / 2);
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = done;
-    });
   }
 
   /** Lists every object (paged) and reconciles the cache with it. */

@@ -14,6 +14,7 @@
 import { ConflictError, NotFoundError, AlreadyExistsError } from '@karpenter-ts/controllers';
 import type { KubeConnection } from './connection.js';
 import { collectionPath, LeaseResource, objectPath } from './resources.js';
+import { WakeableSleep } from './wakeable-sleep.js';
 
 /** Timings and callbacks of a {@link LeaderElector}. */
 export interface LeaderElectionOptions {
@@ -71,7 +72,7 @@ export class LeaderElector {
   #holder = '';
   #running = false;
   #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
+  readonly #pause = new WakeableSleep();
 
   constructor(connection: KubeConnection, options: LeaderElectionOptions) {
     const leaseDurationSeconds = options.leaseDurationSeconds ?? 15;
@@ -117,7 +118,7 @@ export class LeaderElector {
   /** Stops campaigning; a leader releases the lease first. Resolves when done. */
   async stop(): Promise<void> {
     this.#running = false;
-    this.#wake?.();
+    this.#pause.wake();
     await this.#loop;
     if (this.#leading) {
       await this.#release();
@@ -177,13 +178,13 @@ export class LeaderElector {
     while (this.#running) {
       // Acquire.
       while (this.#running && !(await this.#attempt()))
-        await this.#sleep(o.retryPeriodSeconds * 1000);
+        await this.#pause.sleep(o.retryPeriodSeconds * 1000);
       if (!this.#running) return;
       this.#setLeading(true);
       // Renew until the deadline passes without success.
       let lastRenewMs = this.#now();
       while (this.#running) {
-        await this.#sleep(o.retryPeriodSeconds * 1000);
+        await this.#pause.sleep(o.retryPeriodSeconds * 1000);
         if (!this.#running) return;
         if (await this.#attempt()) lastRenewMs = this.#now();
         else if (
@@ -268,17 +269,6 @@ export class LeaderElector {
     this.#leading = leading;
     if (leading) this.#options.onStartedLeading?.();
     else this.#options.onStoppedLeading?.();
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = done;
-    });
   }
 }
 
