@@ -162,6 +162,10 @@ spec:
     ]);
     expect(simulation.notes).toEqual([
       'NodePool "general" references AKSNodeClass: simulated on aws with the default EC2NodeClass, dropping requirements on karpenter.azure.com/sku-family',
+      'spot node claims show modelled prices: spot = 0.7 × on-demand (modelled)',
+    ]);
+    expect(simulation.pools[0]!.droppedRequirements).toEqual([
+      { key: 'karpenter.azure.com/sku-family', operator: 'In', values: ['D'] },
     ]);
     expectSound(simulation, 12);
   });

@@ -9,6 +9,7 @@ import {
   AwsWellKnownLabels,
   defaultAwsNodePool,
   defaultEC2NodeClass,
+  DefaultSpotPriceFactor,
   EC2NodeClassKind,
   getAwsInstanceTypes,
   validateEC2NodeClass,
@@ -57,6 +58,8 @@ export function awsCloud(region: string): Cloud {
       chooseAwsLaunch(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: AwsWellKnownLabels,
     restrictedLabelDomains: AwsRestrictedLabelDomains,
+    // The shipped EC2 data has on-demand prices only; the provider models spot (pricing.ts).
+    spotPricing: `spot = ${DefaultSpotPriceFactor} × on-demand (modelled)`,
   };
   return cloud;
 }

@@ -58,6 +58,7 @@ export function azureCloud(region: string): Cloud {
       chooseAzureLaunchOffering(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: AzureWellKnownLabels,
     restrictedLabelDomains: new Set([AzureLabelDomain]),
+    spotPricing: 'spot priced as on-demand (no spot data)',
   };
   return cloud;
 }

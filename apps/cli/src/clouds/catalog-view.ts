@@ -8,6 +8,7 @@ import {
   Requirements,
   WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
 } from '@karpenter-ts/scheduling';
+import { roundUsd } from '../output/units.js';
 
 /** One launchable instance type. */
 export interface CatalogEntry {
@@ -74,7 +75,7 @@ export function catalogEntryJson(entry: CatalogEntry): CatalogEntryJson {
     offerings: entry.offerings.map((o) => ({
       zone: o.zone,
       capacityType: o.capacityType,
-      pricePerHour: o.price,
+      pricePerHour: roundUsd(o.price),
       available: o.available,
     })),
   };

@@ -44,6 +44,12 @@ export interface Cloud {
   readonly wellKnownLabels: ReadonlySet<string>;
   /** Label domains the provider reserves (NodePools may not set labels there unless well known). */
   readonly restrictedLabelDomains: ReadonlySet<string>;
+  /**
+   * How the shipped data prices spot offerings when they are not observed spot prices, as a
+   * short phrase for footnotes (`spot = 0.7 × on-demand (modelled)`); undefined when spot
+   * prices are real.
+   */
+  readonly spotPricing: string | undefined;
 }
 
 /** Whether a NodePool's `nodeClassRef` names this cloud's NodeClass kind. */

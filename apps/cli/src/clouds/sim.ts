@@ -7,6 +7,7 @@ import type { NodePool } from '@karpenter-ts/api';
 import {
   KwokLabels,
   kwokInstanceTypes,
+  KwokSpotDiscount,
   SimNodeClassKind,
   type InstanceType,
 } from '@karpenter-ts/cloudprovider';
@@ -63,6 +64,7 @@ export function simCloud(region: string = SIM_REGION): Cloud {
       chooseLaunch(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: new Set(Object.values(KwokLabels)),
     restrictedLabelDomains: new Set(),
+    spotPricing: `spot = ${KwokSpotDiscount} × on-demand (KWOK)`,
   };
   return cloud;
 }

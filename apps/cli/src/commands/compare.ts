@@ -3,6 +3,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { Runtime } from '../program.js';
+import type { Cloud } from '../clouds/cloud.js';
 import { createCloud } from '../clouds/select.js';
 import { loadManifestsStrict } from '../manifests/load.js';
 import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/format.js';
@@ -40,7 +41,10 @@ export function registerCompare(program: Command, runtime: Runtime): void {
         options: SimulationFlags & { clouds: CloudTarget[]; output: OutputFormat },
       ) => {
         // Every CLOUD:REGION is checked before any work, so a typo fails fast.
-        const clouds = options.clouds.map((t) => createCloud(t.cloud, t.region, '--clouds'));
+        const clouds = uniqueClouds(
+          options.clouds.map((t) => createCloud(t.cloud, t.region, '--clouds')),
+          runtime,
+        );
         const progress = startProgress('Reading manifests');
         try {
           const documents = await loadManifestsStrict(paths);
@@ -58,10 +62,29 @@ export function registerCompare(program: Command, runtime: Runtime): void {
           progress.stop();
           if (options.output === 'json') runtime.io.out(toJson(rows));
           else if (options.output === 'yaml') runtime.io.out(toYaml(rows));
-          else runtime.io.out(renderComparison(rows));
+          else runtime.io.out(renderComparison(rows, { paths, scale: options.scale }));
         } finally {
           progress.stop();
         }
       },
     );
+}
+
+/**
+ * `clouds` without repeats of the same cloud and region (`azure` and `azure:eastus` are one),
+ * first occurrence kept; a note on stderr names each repeat.
+ */
+function uniqueClouds(clouds: readonly Cloud[], runtime: Runtime): Cloud[] {
+  const seen = new Set<string>();
+  const unique: Cloud[] = [];
+  for (const cloud of clouds) {
+    const key = `${cloud.name}:${cloud.region}`;
+    if (seen.has(key)) {
+      runtime.io.err(`karpenter-ts: note: --clouds names ${key} more than once; running it once\n`);
+      continue;
+    }
+    seen.add(key);
+    unique.push(cloud);
+  }
+  return unique;
 }

@@ -4,7 +4,9 @@
  */
 import pc from 'picocolors';
 import { podName, type Simulation } from '../simulation/simulate.js';
+import { groupPendingPods } from '../simulation/pending-groups.js';
 import { totals, utilization } from '../simulation/report.js';
+import { formatRequirement } from './requirement-text.js';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatPercent, formatUsd } from './units.js';
 
@@ -16,6 +18,14 @@ export function renderSimulation(simulation: Simulation): string {
   out.push(
     `${pc.bold(`Simulation on ${cloud.name} ${cloud.region}`)} with NodePool${simulation.pools.length === 1 ? '' : 's'} ${pools}\n`,
   );
+  for (const pool of simulation.pools) {
+    if (pool.droppedRequirements.length === 0) continue;
+    out.push(
+      pc.yellow(
+        `NodePool "${pool.nodePool.metadata.name}" retargeted to ${String(pool.nodeClass.kind)}: dropped ${pool.droppedRequirements.map(formatRequirement).join(', ')}\n`,
+      ),
+    );
+  }
   for (const note of simulation.notes) out.push(`${pc.dim(`note: ${note}`)}\n`);
   out.push('\n');
 
@@ -73,7 +83,16 @@ export function renderSimulation(simulation: Simulation): string {
   );
   if (simulation.podErrors.length > 0) {
     out.push(`\n${pc.yellow(pc.bold(`Pending pods (${simulation.podErrors.length}):`))}\n`);
-    for (const e of simulation.podErrors) out.push(`  ${podName(e.pod)}: ${e.reason}\n`);
+    for (const group of groupPendingPods(simulation.podErrors))
+      out.push(`  ${pendingPods(group.pods.map(podName))}: ${group.reason}\n`);
   }
   return out.join('');
+}
+
+/** `ns/a` for one pod; `3 pods (ns/a, ns/b, ns/c)`; `63 pods (ns/a, ns/b, ns/c and 60 more)`. */
+function pendingPods(names: readonly string[]): string {
+  if (names.length === 1) return names[0]!;
+  const shown = names.slice(0, 3).join(', ');
+  const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
+  return `${names.length} pods (${shown}${more})`;
 }

@@ -17,6 +17,14 @@ export function formatUsd(perHour: number): string {
   return `$${perHour.toFixed(4)}`;
 }
 
+/**
+ * A USD/hour price rounded to 6 decimals, as every JSON/YAML output prints prices: sums and
+ * modelled prices (0.7 × on-demand) carry float noise such as `0.09407999999999998`.
+ */
+export function roundUsd(perHour: number): number {
+  return Math.round(perHour * 1e6) / 1e6;
+}
+
 /** `part/whole` as a percentage with no decimals, `-` when whole is zero. */
 export function formatPercent(part: number, whole: number): string {
   return whole > 0 ? `${Math.round((100 * part) / whole)}%` : '-';

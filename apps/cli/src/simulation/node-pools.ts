@@ -11,7 +11,7 @@
  *   NodeClass kind the provider does not support).
  * Every choice that is not "as written" is reported as a note.
  */
-import type { NodePool } from '@karpenter-ts/api';
+import type { NodePool, NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
 import { referencesCloud } from '../clouds/cloud.js';
 import type { KubeObject, ManifestDocument } from '../manifests/document.js';
@@ -28,6 +28,8 @@ export interface PlannedNodePool {
   readonly nodeClass: KubeObject;
   /** True when the NodeClass is the cloud's default (not found in the input). */
   readonly defaultNodeClass: boolean;
+  /** Requirements retargeting dropped (keys in another provider's label domain); empty otherwise. */
+  readonly droppedRequirements: readonly NodeSelectorRequirementWithMinValues[];
 }
 
 /** NodePools for the cloud and notes about every substitution made. */
@@ -72,6 +74,7 @@ export function planNodePools(
           origin: 'default',
           nodeClass: defaults.nodeClass,
           defaultNodeClass: true,
+          droppedRequirements: [],
         },
       ],
       notes,
@@ -104,6 +107,7 @@ export function planNodePools(
           origin: 'input',
           nodeClass: nodeClass ?? defaults.nodeClass,
           defaultNodeClass: !nodeClass,
+          droppedRequirements: [],
         };
       }),
       notes,
@@ -120,13 +124,16 @@ export function planNodePools(
       const from = original.spec.template.spec.nodeClassRef.kind;
       notes.push(
         `NodePool "${original.metadata.name}" references ${from}: simulated on ${cloud.name} with the default ${kind.kind}` +
-          (dropped.length > 0 ? `, dropping requirements on ${dropped.join(', ')}` : ''),
+          (dropped.length > 0
+            ? `, dropping requirements on ${dropped.map((r) => r.key).join(', ')}`
+            : ''),
       );
       return {
         nodePool,
         origin: 'retargeted',
         nodeClass: defaults.nodeClass,
         defaultNodeClass: true,
+        droppedRequirements: dropped,
       };
     }),
     notes,
@@ -137,14 +144,14 @@ function retarget(
   pool: NodePool,
   cloud: Cloud,
   nodeClassName: string,
-): { nodePool: NodePool; dropped: string[] } {
+): { nodePool: NodePool; dropped: NodeSelectorRequirementWithMinValues[] } {
   const copy = structuredClone(pool);
   const spec = copy.spec.template.spec;
-  const dropped: string[] = [];
+  const dropped: NodeSelectorRequirementWithMinValues[] = [];
   spec.requirements = (spec.requirements ?? []).filter((r) => {
     const domain = r.key.includes('/') ? r.key.slice(0, r.key.indexOf('/')) : '';
     const foreign = PROVIDER_LABEL_DOMAINS.includes(domain) && !cloud.wellKnownLabels.has(r.key);
-    if (foreign) dropped.push(r.key);
+    if (foreign) dropped.push(r);
     return !foreign;
   });
   spec.nodeClassRef = {

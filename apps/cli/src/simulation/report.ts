@@ -2,6 +2,7 @@
  * The machine-readable form of a simulation (`simulate --output json|yaml`) and its totals.
  */
 import { addResources, formatResourceList, type ResourceList } from '@karpenter-ts/scheduling';
+import { roundUsd } from '../output/units.js';
 import { podName, type Simulation } from './simulate.js';
 
 /** One node claim in the report. */
@@ -11,7 +12,7 @@ export interface NodeClaimReport {
   instanceType: string;
   zone: string;
   capacityType: string;
-  /** USD per hour of the launched offering. */
+  /** USD per hour of the launched offering, rounded to 6 decimals. */
   pricePerHour: number;
   /** `namespace/name` of each pod on the node claim. */
   pods: string[];
@@ -33,7 +34,7 @@ export interface Totals {
   pods: number;
   /** Pods placed on new node claims or existing nodes. */
   scheduledPods: number;
-  /** USD per hour of the new node claims. */
+  /** USD per hour of the new node claims, rounded to 6 decimals. */
   pricePerHour: number;
 }
 
@@ -72,7 +73,7 @@ export function totals(simulation: Simulation): Totals {
     nodes: simulation.nodeClaims.length,
     pods: simulation.pendingPods,
     scheduledPods: onClaims + onExisting,
-    pricePerHour: Math.round(price * 1e6) / 1e6,
+    pricePerHour: roundUsd(price),
   };
 }
 
@@ -113,7 +114,7 @@ export function simulationReport(simulation: Simulation): SimulationReport {
       instanceType: c.launch.instanceType.name,
       zone: c.launch.offering.zone,
       capacityType: c.launch.offering.capacityType,
-      pricePerHour: c.launch.offering.price,
+      pricePerHour: roundUsd(c.launch.offering.price),
       pods: c.pods.map(podName),
       requests: formatResourceList(c.requests),
       allocatable: formatResourceList(c.launch.instanceType.allocatable()),

@@ -203,10 +203,13 @@ export function simulate(
     if (podErrors.length === 0 || placed === 0) break;
     pending = podErrors.map((e) => e.pod);
   }
-  if (cloud.name === 'azure' && nodeClaims.some((c) => c.launch.offering.capacityType === 'spot'))
+  const launchedSpot = nodeClaims.some((c) => c.launch.offering.capacityType === 'spot');
+  if (launchedSpot && cloud.name === 'azure')
     notes.push(
       'Azure spot prices equal on-demand prices in the shipped data (it has no spot price table; upstream, too, prices spot as on-demand until a live Retail Prices refresh), so spot node claims show on-demand prices',
     );
+  else if (launchedSpot && cloud.spotPricing !== undefined)
+    notes.push(`spot node claims show modelled prices: ${cloud.spotPricing}`);
   return {
     cloud,
     pools: plan.pools,
