@@ -156,7 +156,7 @@ describe('operator options', () => {
     const result = parseOptions(['--help'], {});
     expect(result).toMatchObject({ kind: 'exit', code: 0 });
     const help = result.kind === 'exit' ? result.output.replace(/\s+/g, ' ') : '';
-    expect(help).toContain('Only --provider sim is wired today');
+    expect(help).toContain('--provider sim and azure are wired');
     expect(help).toContain('env: BATCH_MAX_DURATION');
   });
 

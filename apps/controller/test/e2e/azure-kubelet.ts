@@ -8,7 +8,7 @@
  * gone. This is the role the sim provider's kwok-like mode plays for `--provider sim`.
  */
 import type { ArmEmulator, BootedVirtualMachine } from '@karpenter-ts/arm-emulator';
-import type { Node, Pod, Taint } from '@karpenter-ts/api';
+import type { Pod, Taint } from '@karpenter-ts/api';
 import { AlreadyExistsError, isNotFound } from '@karpenter-ts/controllers';
 import type { KubeConnection } from '@karpenter-ts/kube';
 import { allAzureSkus, parseBootstrapEnv, providerIDForVm } from '@karpenter-ts/provider-azure';
@@ -68,6 +68,10 @@ export function parseKubeletFlags(flags: string): KubeletFlags {
   };
 }
 
+interface NodeMeta {
+  metadata?: { uid?: string };
+}
+
 interface ArmVm {
   id: string;
   name: string;
@@ -88,6 +92,7 @@ export class EmulatedKubelets {
   #timer: NodeJS.Timeout | undefined;
   #arm: ArmEmulator | undefined;
   #busy = false;
+  readonly #uids = new Map<string, string>();
 
   constructor(private readonly api: KubeConnection) {}
 
@@ -167,13 +172,17 @@ export class EmulatedKubelets {
           bootID: '',
         },
       },
-    } as Node;
+    };
+    let uid: string | undefined;
     try {
-      await this.api.request('POST', '/api/v1/nodes', { body: node });
+      uid = (await this.api.request<NodeMeta>('POST', '/api/v1/nodes', { body: node })).metadata
+        ?.uid;
     } catch (err) {
       if (!(err instanceof AlreadyExistsError)) throw err;
+      uid = (await this.api.request<NodeMeta>('GET', `/api/v1/nodes/${name}`)).metadata?.uid;
     }
     this.nodes.set(name, v.id.toLowerCase());
+    this.#uids.set(name, uid ?? '');
     await this.#renewLease(name);
   };
 
@@ -202,6 +211,7 @@ export class EmulatedKubelets {
             if (!isNotFound(err)) throw err;
           });
           this.nodes.delete(name);
+          this.#uids.delete(name);
           continue;
         }
         if (renewLeases) await this.#renewLease(name);
@@ -247,7 +257,14 @@ export class EmulatedKubelets {
         body: {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
-          metadata: { name, namespace: 'kube-node-lease' },
+          // Owned by the Node, as the kubelet's Lease is, so it goes when the Node goes.
+          metadata: {
+            name,
+            namespace: 'kube-node-lease',
+            ownerReferences: [
+              { apiVersion: 'v1', kind: 'Node', name, uid: this.#uids.get(name) ?? '' },
+            ],
+          },
           spec,
         },
       });

@@ -139,6 +139,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Leave the cluster as the next suite expects it: no NodePool another provider cannot serve.
+  const ignore = () => {};
+  await api?.request('DELETE', '/apis/karpenter.sh/v1/nodepools/azure').catch(ignore);
+  await api
+    ?.request('DELETE', '/apis/karpenter.azure.com/v1beta1/aksnodeclasses/azure')
+    .catch(ignore);
+  await api?.request('DELETE', '/api/v1/namespaces/azure').catch(ignore);
   await operator?.shutdown('end of test');
   kubelets?.stop();
   await arm?.stop();
@@ -228,13 +235,19 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
     for (const c of await w.nodeClaims())
       await api.request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${c.metadata.name}`);
     await eventually(
-      'node claims, nodes, VMs, NICs and disks to vanish',
+      'node claims, nodes, node leases, VMs, NICs and disks to vanish',
       async () =>
         (await w.nodeClaims()).length +
           (await w.nodes()).length +
           arm.state.virtualMachines().length +
           arm.state.networkInterfaces().length +
-          arm.state.disks().length ===
+          arm.state.disks().length +
+          (
+            await api.request<List<NodeObject>>(
+              'GET',
+              '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases',
+            )
+          ).items.filter((l) => l.metadata.name.startsWith('aks-')).length ===
         0,
       30_000,
     );
@@ -243,26 +256,34 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
   });
 
   it('falls back from a size and zone out of capacity and caches the unavailable offering', async () => {
-    // One pod needing a D2-sized node, on-demand only, in one NodePool: the cheapest offering is
-    // known from the first launch's choice; make it fail and expect another.
-    const cheapest = await launchOne('probe');
+    // A node claim for one zone: the first launch shows the cheapest size there; with that size
+    // out of capacity in that zone the same claim must land on another size.
+    const cheapest = await launchOne('probe', '1');
     const [size, zone] = cheapest;
-    await removeClaims('probe');
+    await removeClaim('probe');
     arm.faults.capacity('ZonalAllocationFailed', { vmSize: size, zone });
-    const [size2, zone2] = await launchOne('fallback');
-    expect(`${size2}/${zone2}`).not.toBe(`${size}/${zone}`);
-    const entries = operator.azure?.unavailableOfferings.entries() ?? [];
-    expect(entries.some((e) => JSON.stringify(e).includes(size))).toBe(true);
-    const failed = arm.state
-      .requestsTo('PUT', '/virtualMachines/')
-      .filter((r) => JSON.stringify(r).includes(size));
-    expect(failed.length).toBeGreaterThan(0);
-    await removeClaims('fallback');
+    const [size2, zone2] = await launchOne('fallback', '1');
+    expect(zone2).toBe(zone);
+    expect(size2).not.toBe(size);
+    // ZonalAllocationFailed blocks the size in that zone for that capacity type.
+    const entry = (operator.azure?.unavailableOfferings.entries() ?? []).find(
+      (e) => 'sku' in e.scope && e.scope.sku === size,
+    );
+    expect(entry, JSON.stringify(operator.azure?.unavailableOfferings.entries())).toMatchObject({
+      zone: `${REGION}-${zone}`,
+      capacityType: '*',
+    });
+    // The failed attempt is visible in ARM: two PUTs of the node claim's VM, the first one
+    // accepted and failed late, then deleted before the fallback.
+    const vmPuts = arm.state.requestsTo('PUT', '/virtualMachines/aks-fallback');
+    expect(vmPuts.length).toBe(2);
+    expect(arm.state.requestsTo('DELETE', '/virtualMachines/aks-fallback').length).toBe(1);
+    await removeClaim('fallback');
   });
 });
 
-/** Creates one NodeClaim of pool `azure` (D2s_v3 or D2_v5, spot), waits for its VM; returns [size, zone]. */
-async function launchOne(name: string): Promise<[string, string]> {
+/** Creates one spot NodeClaim of pool `azure` in `zone` (`1`), waits for its VM; returns [size, zone]. */
+async function launchOne(name: string, zone: string): Promise<[string, string]> {
   const claim: NodeClaim = {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodeClaim',
@@ -273,7 +294,7 @@ async function launchOne(name: string): Promise<[string, string]> {
         { key: 'karpenter.sh/nodepool', operator: 'In', values: ['azure'] },
         { key: 'node.kubernetes.io/instance-type', operator: 'In', values: SIZES },
         { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
-        { key: 'karpenter.azure.com/placement-scope', operator: 'In', values: ['zonal'] },
+        { key: 'topology.kubernetes.io/zone', operator: 'In', values: [`${REGION}-${zone}`] },
       ],
       resources: { requests: { cpu: '1', memory: '1Gi' } },
     },
@@ -296,14 +317,18 @@ async function launchOne(name: string): Promise<[string, string]> {
   return [vm?.properties.hardwareProfile?.vmSize ?? '', vm?.zones?.[0] ?? ''];
 }
 
-async function removeClaims(name: string): Promise<void> {
+async function removeClaim(name: string): Promise<void> {
   await api.request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${name}`);
   await eventually(
-    `node claim ${name} and its VM to go`,
+    `node claim ${name}, its node and its VM to go`,
     async () => {
-      const list = await api.request<List<NodeClaim>>('GET', '/apis/karpenter.sh/v1/nodeclaims');
+      const claims = await api.request<List<NodeClaim>>('GET', '/apis/karpenter.sh/v1/nodeclaims');
       const nodes = await api.request<List<NodeObject>>('GET', '/api/v1/nodes');
-      return list.items.length + nodes.items.length + arm.state.virtualMachines().length === 0;
+      return (
+        !claims.items.some((c) => c.metadata.name === name) &&
+        !nodes.items.some((n) => n.metadata.name === `aks-${name}`) &&
+        !arm.state.virtualMachines().some((v) => v.name === `aks-${name}`)
+      );
     },
     30_000,
   );
