@@ -1,8 +1,8 @@
 /**
  * Bootstrap custom data: the script a VM runs at first boot to join the cluster. It carries the
- * kubelet's node labels, taints (the node claim's taints and startup taints), max pods,
- * kube-reserved and eviction threshold, the API server endpoint, the cluster DNS IP and the
- * bootstrap token.
+ * kubelet's node labels, taints (`karpenter.sh/unregistered`, the node claim's taints and startup
+ * taints), max pods, kube-reserved and eviction threshold, the API server endpoint, the cluster
+ * DNS IP and the bootstrap token.
  *
  * This is karpenter-ts's own, minimal bootstrap contract, not AKS's node bootstrap (AKS's
  * scriptless bootstrap drives a large set of CSE variables baked into its node images). The
@@ -12,7 +12,7 @@
  * The bootstrap token is a secret: it is only ever placed in custom data (which ARM never returns
  * on GET) and never logged.
  */
-import type { Taint } from '@karpenter-ts/api';
+import { Taints, type Taint } from '@karpenter-ts/api';
 
 /** What the bootstrap needs. */
 export interface BootstrapInputs {
@@ -51,7 +51,10 @@ export function kubeletFlags(inputs: BootstrapInputs): string[] {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  const taints = [...inputs.taints, ...inputs.startupTaints].map(taintFlag).join(',');
+  // Upstream registers every node with karpenter.sh/unregistered until the node claim's
+  // registration removes it, so no pod lands before labels and taints are synced.
+  const all = [Taints.Unregistered, ...inputs.taints, ...inputs.startupTaints];
+  const taints = [...new Set(all.map(taintFlag))].join(',');
   const mi = (bytes: number): string => `${Math.floor(bytes / 2 ** 20)}Mi`;
   return [
     `--max-pods=${inputs.maxPods}`,

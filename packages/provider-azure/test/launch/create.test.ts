@@ -122,7 +122,9 @@ describe('create: the launch', () => {
     const env = parseBootstrapEnv(h.booted[0]?.customData ?? '');
     expect(env['MAX_PODS']).toBe('250');
     expect(env['BOOTSTRAP_TOKEN']).toBe(BOOTSTRAP_TOKEN);
-    expect(env['KUBELET_FLAGS']).toContain('--register-with-taints=dedicated=gpu:NoSchedule');
+    expect(env['KUBELET_FLAGS']).toContain(
+      '--register-with-taints=karpenter.sh/unregistered:NoExecute,dedicated=gpu:NoSchedule',
+    );
     expect(env['KUBELET_FLAGS']).toContain('karpenter.sh/nodepool=general');
     expect(env['KUBELET_FLAGS']).toContain(
       'kubernetes.azure.com/kubelet-identity-client-id=11111111-2222-3333-4444-555555555555',
