@@ -9,7 +9,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
 import type { NodeClaim, NodePool } from '@karpenter-ts/api';
 import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
@@ -22,7 +21,7 @@ import {
   type RunningOperator,
 } from '../../src/index.js';
 import { EmulatedKubelets } from './azure-kubelet.js';
-import { eventually, Workload, type List, type NodeObject } from './support.js';
+import { eventually, logSink, Workload, type List, type NodeObject } from './support.js';
 
 const SUBSCRIPTION = '00000000-0000-0000-0000-0000000000e2';
 const NODE_RG = 'MC_rg_e2e_southcentralus';
@@ -108,12 +107,7 @@ beforeAll(async () => {
     {},
   );
   if (parsed.kind !== 'run') throw new Error(parsed.output);
-  const stream = new Writable({
-    write(chunk: Buffer, _e, done) {
-      logLines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const stream = logSink(logLines);
   operator = await startOperator(parsed.options, {
     version: 'e2e',
     handleSignals: false,

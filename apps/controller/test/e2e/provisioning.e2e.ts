@@ -3,7 +3,6 @@
  * Nodes the sim provider's kwok-like mode registers for the NodeClaims our controllers create;
  * scaling down and deleting the NodeClaims drains and removes everything again.
  */
-import { Writable } from 'node:stream';
 import type { NodePool, Pod } from '@karpenter-ts/api';
 import { kwokInstanceTypes, type SimCloudProvider } from '@karpenter-ts/cloudprovider';
 import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
@@ -15,6 +14,7 @@ import {
   startOperator,
   type RunningOperator,
 } from '../../src/index.js';
+import { eventually, logSink, type List } from './support.js';
 
 const simCrd = new URL('../../crds/karpenter.sim_simnodeclasses.yaml', import.meta.url).pathname;
 const ns = 'default';
@@ -24,34 +24,7 @@ let api: KubeConnection;
 let operator: RunningOperator;
 const logLines: string[] = [];
 
-interface List<T> {
-  items: T[];
-}
-
 const get = <T>(path: string) => api.request<T>('GET', path);
-
-/** Polls until `probe` yields a value (not undefined/false); fails naming `what` after `timeoutMs`. */
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? `: ${String(last)}` : ''}`,
-      );
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const pool: NodePool = {
   apiVersion: 'karpenter.sh/v1',
@@ -104,12 +77,7 @@ beforeAll(async () => {
     {},
   );
   if (parsed.kind !== 'run') throw new Error(parsed.output);
-  const stream = new Writable({
-    write(chunk: Buffer, _e, done) {
-      logLines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const stream = logSink(logLines);
   operator = await startOperator(parsed.options, {
     version: 'e2e',
     handleSignals: false,

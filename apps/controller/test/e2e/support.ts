@@ -1,10 +1,11 @@
 /**
- * What the fault and leader election suites share: polling, the sim cloud's state file, and a
+ * What the e2e suites share: polling, an in-memory log sink, the sim cloud's state file, and a
  * NodePool plus Deployment of their own (pods select their pool by name, so another suite's
  * NodePool never serves them), removed again at the end so the next suite starts clean.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { NodeClaim, NodePool, Pod } from '@karpenter-ts/api';
 import { SimStateFileName, type SimMachineRecord } from '@karpenter-ts/cloudprovider';
 import { isNotFound } from '@karpenter-ts/controllers';
@@ -42,6 +43,16 @@ export async function eventually<T>(
       );
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** A stream for the operator's logger that appends each JSON log line to `lines`. */
+export function logSink(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
 }
 
 /** The machines in the sim cloud's state directory, as a restarted controller would read them. */
