@@ -32,4 +32,5 @@ export * from './cloudprovider/nodeclass-hash.js';
 export * from './cloudprovider/drift.js';
 export * from './cloudprovider/instance.js';
 export * from './cloudprovider/retail-prices.js';
+export * from './cloudprovider/catalog-refresh.js';
 export * from './cloudprovider/azure-cloud-provider.js';

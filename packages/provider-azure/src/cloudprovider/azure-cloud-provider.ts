@@ -25,6 +25,7 @@ import { Requirements, formatResourceList } from '@karpenter-ts/scheduling';
 import { AKSLabels, AzureLabels } from '../labels.js';
 import { allAzureSkus, type AzureSku } from '../catalog/sku.js';
 import { REGIONAL_ZONE } from '../catalog/zones.js';
+import type { AzurePricing } from '../catalog/pricing.js';
 import { AzureCatalog, instanceTypeParameters } from '../instancetype/get-instance-types.js';
 import type { AzureInstanceType } from '../instancetype/instance-type.js';
 import { clusterLabelValue } from '../instancetype/labels.js';
@@ -91,8 +92,10 @@ export class AzureCloudProvider implements CloudProvider {
   readonly #o: AzureCloudProviderOptions;
   readonly #clock: Clock;
   readonly #cache: UnavailableOfferingsCache;
-  readonly #catalog: AzureCatalog;
-  readonly #skus: ReadonlyMap<string, AzureSku>;
+  #catalog: AzureCatalog;
+  #skus: ReadonlyMap<string, AzureSku>;
+  #skuList: readonly AzureSku[];
+  #pricing: AzurePricing | undefined;
   #catalogSeq = -1;
   readonly #deleting = new Map<string, Promise<void>>();
 
@@ -109,12 +112,45 @@ export class AzureCloudProvider implements CloudProvider {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#cache = new UnavailableOfferingsCache({ clock: this.#clock });
-    const skus = options.skus ?? allAzureSkus();
-    this.#skus = new Map(skus.map((s) => [s.name, s]));
-    this.#catalog = new AzureCatalog({
-      skus,
+    this.#skuList = options.skus ?? allAzureSkus();
+    this.#pricing = options.pricing;
+    this.#skus = new Map(this.#skuList.map((s) => [s.name, s]));
+    this.#catalog = this.#buildCatalog();
+  }
+
+  /** The prices instance types are built from; undefined means the shipped static table. */
+  get pricing(): AzurePricing | undefined {
+    return this.#pricing;
+  }
+
+  /** The VM sizes instance types are built from. */
+  get skus(): readonly AzureSku[] {
+    return this.#skuList;
+  }
+
+  /**
+   * Replaces the prices and/or the VM sizes (a successful live refresh, see CatalogRefresher) and
+   * rebuilds the instance-type cache, so the next `getInstanceTypes` and `create` use them. An
+   * omitted field keeps its current value.
+   */
+  updateCatalog(update: {
+    readonly pricing?: AzurePricing;
+    readonly skus?: readonly AzureSku[];
+  }): void {
+    if (update.pricing) this.#pricing = update.pricing;
+    if (update.skus) {
+      this.#skuList = update.skus;
+      this.#skus = new Map(update.skus.map((s) => [s.name, s]));
+    }
+    this.#catalog = this.#buildCatalog();
+  }
+
+  #buildCatalog(): AzureCatalog {
+    const options = this.#o;
+    return new AzureCatalog({
+      skus: this.#skuList,
       nodeResourceGroup: options.nodeResourceGroup,
-      ...(options.pricing ? { pricing: options.pricing } : {}),
+      ...(this.#pricing ? { pricing: this.#pricing } : {}),
       ...(options.networkPlugin ? { networkPlugin: options.networkPlugin } : {}),
       ...(options.networkPluginMode !== undefined
         ? { networkPluginMode: options.networkPluginMode }
