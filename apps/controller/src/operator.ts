@@ -67,6 +67,8 @@ export interface OperatorEnvironment {
   readonly azure?: {
     readonly credential?: ArmClientOptions['credential'];
     readonly pollIntervalMs?: number;
+    /** Retail Prices API base URL (default: public endpoint in the public cloud, else none). */
+    readonly retailPricesEndpoint?: string;
   };
 }
 
@@ -159,7 +161,7 @@ export async function startOperator(
     const client = cluster.client;
     const wiring =
       azureSettings !== undefined
-        ? azureWiring(options, azureSettings, c, logger, env)
+        ? azureWiring(options, azureSettings, c, logger, env, cleanups)
         : simWiring(options, c, logger);
     const managerOptions: ManagerOptions = {
       client,
@@ -308,6 +310,7 @@ function azureWiring(
   cluster: ClusterRuntime,
   logger: Logger,
   env: OperatorEnvironment,
+  cleanups: (() => Promise<void>)[],
 ): ProviderWiring {
   const wired = wireAzureProvider({
     settings,
@@ -321,14 +324,22 @@ function azureWiring(
     ...(env.azure?.pollIntervalMs !== undefined
       ? { pollIntervalMs: env.azure.pollIntervalMs }
       : {}),
+    ...(env.azure?.retailPricesEndpoint !== undefined
+      ? { retailPricesEndpoint: env.azure.retailPricesEndpoint }
+      : {}),
   });
+  if (wired.catalogRefresher) {
+    const refresher = wired.catalogRefresher;
+    void refresher.start();
+    cleanups.push(async () => refresher.stop());
+  }
   return {
     cloudProvider: wired.cloudProvider,
     provider: wired.cloudProvider,
     sim: undefined,
     azure: wired.cloudProvider,
     extraWellKnownLabels: wired.extraWellKnownLabels,
-    periodic: [],
+    periodic: wired.periodic,
     nodeClassReconcilers: [wired.nodeClassReconciler],
   };
 }

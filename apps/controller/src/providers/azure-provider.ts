@@ -8,7 +8,10 @@ import {
   AKSNodeClassKind,
   AzureCloudProvider,
   AzureWellKnownLabels,
+  CatalogRefresher,
+  RETAIL_PRICES_ENDPOINT,
   createArmClients,
+  fetchRetailPrices,
   createAzureCredential,
   type AKSNodeClass,
   type ArmClientOptions,
@@ -16,6 +19,8 @@ import {
 } from '@karpenter-ts/provider-azure';
 import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
 import type { Logger } from '../observability/logger.js';
+import type { PeriodicTask } from '../runtime/manager.js';
+import { azureGarbageCollectionTask } from './azure-garbage-collection.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
 import { reconcileAKSNodeClass } from './azure-nodeclass.js';
 import { describeAzureSettings, type AzureSettings } from './azure-settings.js';
@@ -25,6 +30,13 @@ export interface AzureWiring {
   readonly cloudProvider: AzureCloudProvider;
   readonly extraWellKnownLabels: readonly string[];
   readonly nodeClassReconciler: (name: string) => Promise<ReconcileResult>;
+  /** Garbage collection of VMs and NICs without a NodeClaim (every 2 min). */
+  readonly periodic: readonly PeriodicTask[];
+  /**
+   * Live retail prices at start and every 12 h; undefined when there is no prices endpoint (a
+   * cloud other than the public one, as upstream). The operator starts and stops it.
+   */
+  readonly catalogRefresher: CatalogRefresher | undefined;
 }
 
 /** Inputs of {@link wireAzureProvider}. */
@@ -43,6 +55,12 @@ export interface AzureWiringInputs {
   readonly skus?: readonly AzureSku[];
   /** ARM long-running operation poll interval, ms (default the provider's 3 s). */
   readonly pollIntervalMs?: number;
+  /**
+   * Retail Prices API base URL. Default: the public endpoint when `ARM_ENDPOINT` is unset (public
+   * cloud), none otherwise (upstream refreshes prices in the public cloud only); tests pass the
+   * emulator's URL (its CA is `ARM_CA`).
+   */
+  readonly retailPricesEndpoint?: string;
 }
 
 /**
@@ -100,8 +118,30 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
     version = (v.gitVersion ?? version ?? '').replace(/^v/, '').replace(/[-+].*$/, '');
     return version;
   };
+  const pricesEndpoint =
+    inputs.retailPricesEndpoint ??
+    (s.armEndpoint === undefined ? RETAIL_PRICES_ENDPOINT : undefined);
+  const catalogRefresher =
+    pricesEndpoint === undefined
+      ? undefined
+      : new CatalogRefresher({
+          catalog: cloudProvider,
+          region: s.location,
+          fetchPrices: (region) =>
+            fetchRetailPrices({
+              region,
+              endpoint: pricesEndpoint,
+              ...(s.armCA !== undefined ? { tlsCA: s.armCA } : {}),
+            }),
+          logger: {
+            info: (message, fields) => logger.info(fields ?? {}, message),
+            warn: (message, fields) => logger.warn(fields ?? {}, message),
+          },
+        });
   return {
     cloudProvider,
+    catalogRefresher,
+    periodic: [azureGarbageCollectionTask({ provider: cloudProvider, client, logger })],
     extraWellKnownLabels: [...AzureWellKnownLabels],
     nodeClassReconciler: (name) =>
       reconcileAKSNodeClass(
