@@ -4,7 +4,12 @@
  * and finalizer semantics of the KubeClient contract, and events are deduplicated.
  */
 import type { NodeClaim, NodePool } from '@karpenter-ts/api';
-import { ConflictError, NotFoundError, type WatchEvent } from '@karpenter-ts/controllers';
+import {
+  ConflictError,
+  NotFoundError,
+  TooManyRequestsError,
+  type WatchEvent,
+} from '@karpenter-ts/controllers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterKubeClient } from '../../src/index.js';
 import { clusterConnection, eventually, installAllCrds, uniqueName } from './cluster.js';
@@ -46,13 +51,19 @@ function nodeClaim(name: string): NodeClaim {
 describe('ClusterKubeClient on a real API server', () => {
   let client: ClusterKubeClient;
   const errors: unknown[] = [];
+  // A busy API server may answer 429 (priority and fairness, or a watch cache still
+  // initializing after a CRD install); the informer retries those by design, so only other
+  // failures count against the run.
+  const record = (err: unknown) => {
+    if (!(err instanceof TooManyRequestsError)) errors.push(err);
+  };
 
   beforeAll(async () => {
     await installAllCrds(connection);
     client = new ClusterKubeClient(connection, {
       // The server ends every watch after 1 s, so the run exercises many watch restarts.
-      informer: { watchTimeoutSeconds: () => 1, onError: (err) => errors.push(err) },
-      events: { onError: (err) => errors.push(err) },
+      informer: { watchTimeoutSeconds: () => 1, onError: record },
+      events: { onError: record },
     });
     await client.start({ timeoutMs: 60_000 });
   });
@@ -276,7 +287,7 @@ describe('ClusterKubeClient on a real API server', () => {
     });
   });
 
-  it('reported no informer or event failures during the run', () => {
+  it('reported no informer or event failures other than retried 429s during the run', () => {
     expect(errors).toEqual([]);
   });
 });
