@@ -4,10 +4,12 @@
  * ephemeral) and removed with it when its deleteOption is Delete, as are NICs.
  */
 import { randomUUID } from 'node:crypto';
-import { ArmError, invalidParameter, resourceNotFound } from './arm-error.js';
+import { ArmError, invalidParameter } from './arm-error.js';
 import {
   acceptOperation,
+  existingResource,
   page,
+  resourceId,
   takeOperationError,
   takeOperationPolls,
   type ArmResponse,
@@ -36,11 +38,6 @@ function obj(v: unknown): Json | undefined {
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-/** ARM ID of a resource in a resource group. */
-export function resourceId(sub: string, rg: string, type: string, name: string): string {
-  return `/subscriptions/${sub}/resourceGroups/${rg}/providers/${type}/${name}`;
 }
 
 /** The facts a VM PUT is matched against (faults) and checked with (quota). */
@@ -432,9 +429,7 @@ export function getVirtualMachine(
   rg: string,
   name: string,
 ): ArmResponse {
-  const vm = ctx.state.resources.get(resourceId(sub, rg, VM_TYPE, name).toLowerCase());
-  if (!vm) throw resourceNotFound(VM_TYPE, rg, name);
-  return { status: 200, body: publicView(vm) };
+  return { status: 200, body: publicView(existingResource(ctx, sub, rg, VM_TYPE, name)) };
 }
 
 /** GET virtualMachines (one resource group), paged. */
@@ -525,9 +520,7 @@ export async function completeVmOperation(
 
 /** GET disks/{name}. */
 export function getDisk(ctx: EmulatorContext, sub: string, rg: string, name: string): ArmResponse {
-  const disk = ctx.state.resources.get(resourceId(sub, rg, DISK_TYPE, name).toLowerCase());
-  if (!disk) throw resourceNotFound(DISK_TYPE, rg, name);
-  return { status: 200, body: disk };
+  return { status: 200, body: existingResource(ctx, sub, rg, DISK_TYPE, name) };
 }
 
 /** GET disks (one resource group), paged. */

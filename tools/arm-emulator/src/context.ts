@@ -3,7 +3,7 @@
  * and the URL clients reach the emulator at (for operation and next-page links).
  */
 import { randomUUID } from 'node:crypto';
-import { ArmError } from './arm-error.js';
+import { ArmError, resourceNotFound } from './arm-error.js';
 import type { Faults, RequestFacts } from './faults.js';
 import type { ResourceSku } from './resource-skus.js';
 import type { ArmOperation, ArmResource, EmulatorState } from './state.js';
@@ -173,4 +173,22 @@ export function page(
   const next = new URL(url.toString());
   next.searchParams.set('$skiptoken', String(start + ctx.pageSize));
   return { value, nextLink: `${ctx.baseUrl()}${next.pathname}${next.search}` };
+}
+
+/** ARM ID of a resource in a resource group. */
+export function resourceId(sub: string, rg: string, type: string, name: string): string {
+  return `/subscriptions/${sub}/resourceGroups/${rg}/providers/${type}/${name}`;
+}
+
+/** The stored resource `type`/`name`, or ARM's 404 `ResourceNotFound` error (thrown). */
+export function existingResource(
+  ctx: EmulatorContext,
+  sub: string,
+  rg: string,
+  type: string,
+  name: string,
+): ArmResource {
+  const resource = ctx.state.resources.get(resourceId(sub, rg, type, name).toLowerCase());
+  if (!resource) throw resourceNotFound(type, rg, name);
+  return resource;
 }

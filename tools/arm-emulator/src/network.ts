@@ -2,11 +2,12 @@
  * `Microsoft.Network/networkInterfaces`: create (validated, long-running), get, list, delete. A
  * NIC attached to an existing VM cannot be deleted (NicInUse), as in ARM.
  */
-import { ArmError, invalidParameter, resourceNotFound } from './arm-error.js';
-import { resourceId } from './compute.js';
+import { ArmError, invalidParameter } from './arm-error.js';
 import {
   acceptOperation,
+  existingResource,
   page,
+  resourceId,
   takeOperationError,
   takeOperationPolls,
   type ArmResponse,
@@ -143,9 +144,7 @@ export function getNetworkInterface(
   rg: string,
   name: string,
 ): ArmResponse {
-  const nic = ctx.state.resources.get(resourceId(sub, rg, NIC_TYPE, name).toLowerCase());
-  if (!nic) throw resourceNotFound(NIC_TYPE, rg, name);
-  return { status: 200, body: nic };
+  return { status: 200, body: existingResource(ctx, sub, rg, NIC_TYPE, name) };
 }
 
 /** GET networkInterfaces (one resource group), paged. */
