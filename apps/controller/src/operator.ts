@@ -147,6 +147,7 @@ export async function startOperator(
       kubeconfig: options.kubeconfig,
       nodeClasses: [azureSettings !== undefined ? AKSNodeClassResource : SimNodeClassResource],
       userAgent: `karpenter-ts-controller/${env.version}`,
+      rateLimit: { qps: options.kubeClientQps, burst: options.kubeClientBurst },
     });
     const c = cluster;
     health.addReadyCheck('cache-sync', () => c.synced);

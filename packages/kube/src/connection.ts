@@ -14,6 +14,7 @@ import {
   ServerConfiguration,
   type Configuration,
 } from '@kubernetes/client-node';
+import { TokenBucket } from 'limiter';
 import pRetry from 'p-retry';
 import { errorFromResponse, isTransient } from './errors.js';
 
@@ -43,6 +44,21 @@ export interface ConnectOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Sent as `User-Agent`; shows in audit logs. Default `karpenter-ts`. */
   readonly userAgent?: string;
+  /** Client-side rate limit of requests; default none. */
+  readonly rateLimit?: ClientRateLimit;
+}
+
+/**
+ * Client-side rate limit, as client-go's token bucket (upstream's `--kube-client-qps` and
+ * `--kube-client-burst`): up to `burst` requests go at once, then `qps` requests per second. The
+ * bucket starts full. Every attempt counts (retries too) and so does opening a watch; requests
+ * wait their turn in arrival order.
+ */
+export interface ClientRateLimit {
+  /** Requests per second (> 0). */
+  readonly qps: number;
+  /** Bucket size, requests (integer >= 1). */
+  readonly burst: number;
 }
 
 /** Options of one {@link KubeConnection.request}. */
@@ -86,6 +102,7 @@ export class KubeConnection {
   readonly #watch: Watch;
   readonly #retry: RetryPolicy;
   readonly #userAgent: string;
+  readonly #bucket: TokenBucket | undefined;
   /** The API server URL, e.g. `https://127.0.0.1:6443`. */
   readonly server: string;
 
@@ -102,6 +119,7 @@ export class KubeConnection {
     this.#watch = new Watch(config);
     this.#retry = { ...DefaultRetryPolicy, ...options.retry };
     this.#userAgent = options.userAgent ?? 'karpenter-ts';
+    this.#bucket = options.rateLimit && rateLimitBucket(options.rateLimit);
   }
 
   /** The retry policy of this connection. */
@@ -131,6 +149,7 @@ export class KubeConnection {
   }
 
   async #send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
+    await this.#bucket?.removeTokens(1);
     const context = new RequestContext(`${this.server}${path}`, method);
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) context.setQueryParam(key, String(value));
@@ -162,6 +181,7 @@ export class KubeConnection {
     onEvent: (type: string, object: unknown) => void,
     onDone: (err: unknown) => void,
   ): Promise<WatchStream> {
+    await this.#bucket?.removeTokens(1);
     const controller = await this.#watch.watch(path, { ...query }, onEvent, (err: unknown) => {
       if (
         err !== null &&
@@ -176,4 +196,15 @@ export class KubeConnection {
     });
     return { abort: () => controller.abort() };
   }
+}
+
+/** @throws RangeError when qps is not a positive number or burst not an integer >= 1. */
+function rateLimitBucket({ qps, burst }: ClientRateLimit): TokenBucket {
+  if (!(Number.isFinite(qps) && qps > 0))
+    throw new RangeError(`rateLimit.qps must be a positive number, got ${qps}`);
+  if (!(Number.isInteger(burst) && burst >= 1))
+    throw new RangeError(`rateLimit.burst must be an integer >= 1, got ${burst}`);
+  const bucket = new TokenBucket({ bucketSize: burst, tokensPerInterval: qps, interval: 1000 });
+  bucket.content = burst; // client-go's bucket starts full: the first `burst` requests go at once
+  return bucket;
 }

@@ -1,5 +1,11 @@
 export { connect, KubeConnection, DefaultRetryPolicy } from './connection.js';
-export type { ConnectOptions, RequestOptions, RetryPolicy, WatchStream } from './connection.js';
+export type {
+  ClientRateLimit,
+  ConnectOptions,
+  RequestOptions,
+  RetryPolicy,
+  WatchStream,
+} from './connection.js';
 export { ClusterKubeClient } from './client.js';
 export type { ClusterKubeClientOptions, JsonPatchOperation, StartOptions } from './client.js';
 export { Informer } from './informer.js';

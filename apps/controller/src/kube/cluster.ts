@@ -9,6 +9,7 @@ import {
   ClusterKubeClient,
   connect,
   LeaderElector,
+  type ClientRateLimit,
   type LeaderElectionOptions,
   type ResourceType,
 } from '@karpenter-ts/kube';
@@ -40,6 +41,8 @@ export interface ConnectClusterOptions {
   /** The NodeClass kinds the provider manages (cached and served as `NodeClass`). */
   readonly nodeClasses: readonly ResourceType[];
   readonly userAgent: string;
+  /** Client-side rate limit (`--kube-client-qps`, `--kube-client-burst`). */
+  readonly rateLimit?: ClientRateLimit;
 }
 
 /** Connects (no request yet). Raises Error when no kubeconfig or in-cluster config is found. */
@@ -47,6 +50,7 @@ export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
   const connection = connect({
     ...(options.kubeconfig !== '' ? { kubeconfig: options.kubeconfig } : {}),
     userAgent: options.userAgent,
+    ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
   });
   const client = new ClusterKubeClient(connection, { nodeClasses: options.nodeClasses });
   let synced = false;
