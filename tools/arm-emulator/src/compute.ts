@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ArmError, invalidParameter } from './arm-error.js';
+import { galleryImageNotFound, parseCommunityGalleryImageId } from './community-galleries.js';
 import {
   acceptOperation,
   existingResource,
@@ -139,6 +140,18 @@ function validateVm(
       'imageReference',
       "Required parameter 'imageReference' is missing (null).",
     );
+  const communityImage = str(image['communityGalleryImageId']);
+  if (communityImage !== undefined) {
+    // A node image that was never published, or was removed, fails the create as in Azure.
+    const parts = parseCommunityGalleryImageId(communityImage);
+    if (!parts)
+      throw invalidParameter(
+        'imageReference.communityGalleryImageId',
+        `'${communityImage}' is not a community gallery image version ID (/CommunityGalleries/{gallery}/Images/{image}/Versions/{version}).`,
+      );
+    if (!ctx.state.communityGalleries.exists(parts.gallery, parts.image, parts.version))
+      throw galleryImageNotFound(communityImage, location);
+  }
   const osDisk = obj(storage?.['osDisk']);
   if (!osDisk || osDisk['createOption'] !== 'FromImage')
     throw invalidParameter(

@@ -10,3 +10,5 @@ export type { ResourceSku, ResourceSkuCapability } from './resource-skus.js';
 export { retailItems } from './retail-prices.js';
 export type { PriceTable, RetailPriceItem } from './retail-prices.js';
 export { ArmError } from './arm-error.js';
+export { CommunityGalleries, SeedImageVersions } from './community-galleries.js';
+export type { CommunityGalleryImageVersionSpec } from './community-galleries.js';

@@ -8,6 +8,8 @@
  * - `GET|POST|DELETE /_emulator/faults`, `DELETE /_emulator/faults/{id}`: list, add (body: a
  *   Fault; answers `{id}`), clear, remove.
  * - `PUT /_emulator/quota`: `{families?: {<armFamily>: vCPUs}, lowPriority?: n|null, totalRegional?: n|null}`.
+ * - `POST /_emulator/community-gallery-versions`: publishes an image version (body: a
+ *   {@link CommunityGalleryImageVersionSpec}).
  */
 import {
   createServer as createHttpServer,
@@ -18,6 +20,11 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ArmError } from './arm-error.js';
+import {
+  getCommunityGalleryImageVersion,
+  listCommunityGalleryImageVersions,
+  type CommunityGalleryImageVersionSpec,
+} from './community-galleries.js';
 import {
   deleteDisk,
   deleteVirtualMachine,
@@ -83,6 +90,13 @@ export interface ArmEmulator {
     lowPriority?: number | null;
     totalRegional?: number | null;
   }): void;
+  /**
+   * Publishes a community gallery image version (a new node image); an existing version of that
+   * name is replaced. Raises ArmError for a malformed name or date.
+   */
+  publishImageVersion(spec: CommunityGalleryImageVersionSpec): void;
+  /** Removes a community gallery image version; false when it did not exist. */
+  removeImageVersion(gallery: string, image: string, version: string): boolean;
   /** Stops listening and closes open connections. */
   stop(): Promise<void>;
 }
@@ -92,6 +106,8 @@ const ARM_PATH =
 const OPERATION_PATH =
   /^\/subscriptions\/([^/]+)\/providers\/(microsoft\.compute|microsoft\.network)\/locations\/([^/]+)\/(operations|operationresults)\/([^/]+)$/i;
 const SKUS_PATH = /^\/subscriptions\/([^/]+)\/providers\/microsoft\.compute\/skus$/i;
+const GALLERY_VERSIONS_PATH =
+  /^\/subscriptions\/[^/]+\/providers\/microsoft\.compute\/locations\/([^/]+)\/communitygalleries\/([^/]+)\/images\/([^/]+)\/versions(?:\/([^/]+))?$/i;
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -168,6 +184,9 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
     state,
     faults,
     setQuota: (limits) => setQuota(state, limits),
+    publishImageVersion: (spec) => state.communityGalleries.publish(spec),
+    removeImageVersion: (gallery, image, version) =>
+      state.communityGalleries.remove(gallery, image, version),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
@@ -242,15 +261,18 @@ async function handle(
 
   const arm = ARM_PATH.exec(path);
   const opm = OPERATION_PATH.exec(path);
+  const gallery = GALLERY_VERSIONS_PATH.exec(path);
   const resourceType = arm
     ? (arm[4] as string)
     : opm
       ? 'operations'
       : SKUS_PATH.test(path)
         ? 'skus'
-        : path === '/api/retail/prices'
-          ? 'prices'
-          : '';
+        : gallery
+          ? 'communityGalleryImageVersions'
+          : path === '/api/retail/prices'
+            ? 'prices'
+            : '';
   const name = arm?.[5];
   const throttle = ctx.faults.take({ method, resourceType, ...(name ? { name } : {}) }, [
     'throttle',
@@ -265,7 +287,7 @@ async function handle(
   }
 
   if (path === '/api/retail/prices' && method === 'GET') return queryRetailPrices(ctx, prices, url);
-  if (!arm && !opm && !SKUS_PATH.test(path))
+  if (!arm && !opm && !gallery && !SKUS_PATH.test(path))
     throw new ArmError(404, 'NotFound', `The emulator does not serve ${method} ${path}.`);
 
   const auth = req.headers.authorization ?? '';
@@ -290,6 +312,24 @@ async function handle(
     return opm[4]?.toLowerCase() === 'operations'
       ? getOperationStatus(ctx, id)
       : getOperationResult(ctx, id);
+  }
+  if (gallery) {
+    if (method !== 'GET')
+      throw new ArmError(
+        405,
+        'MethodNotAllowed',
+        `${method} is not allowed on community galleries.`,
+      );
+    const [, location, name, image, version] = gallery as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string | undefined,
+    ];
+    return version === undefined
+      ? listCommunityGalleryImageVersions(ctx, location, name, image, url)
+      : getCommunityGalleryImageVersion(ctx, location, name, image, version);
   }
   if (!arm) {
     const location = /location\s+eq\s+'([^']+)'/i
@@ -361,6 +401,10 @@ async function control(
   if (one && method === 'DELETE') {
     if (!faults.remove(one[1] as string))
       throw new ArmError(404, 'NotFound', `No fault ${one[1]}.`);
+    return { status: 204 };
+  }
+  if (path === '/_emulator/community-gallery-versions' && method === 'POST') {
+    state.communityGalleries.publish((body ?? {}) as CommunityGalleryImageVersionSpec);
     return { status: 204 };
   }
   if (path === '/_emulator/quota' && method === 'PUT') {

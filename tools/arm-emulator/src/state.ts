@@ -3,6 +3,7 @@
  * a request log. Resource bodies are kept in ARM's JSON shape (`id`, `name`, `type`, `location`,
  * `tags`, `zones`, `properties`), so what a GET returns is what was stored.
  */
+import { CommunityGalleries } from './community-galleries.js';
 
 /** An ARM resource as stored (and returned). */
 export interface ArmResource {
@@ -61,6 +62,8 @@ export class EmulatorState {
     lowPriority: undefined,
     totalRegional: undefined,
   };
+  /** Community gallery image versions (seeded with AKS's node image definitions). */
+  readonly communityGalleries = new CommunityGalleries();
   /** Errors raised by the VM boot hook (the VM still succeeds). */
   readonly bootErrors: { vm: string; error: string }[] = [];
 
@@ -87,6 +90,23 @@ export class EmulatorState {
   /** Managed disks (ARM bodies). */
   disks(resourceGroup?: string): ArmResource[] {
     return this.list('Microsoft.Compute/disks', resourceGroup);
+  }
+
+  /**
+   * Test control, not an ARM call: moves a VM's `properties.timeCreated` `seconds` into the past,
+   * as if ARM had created it that long ago. Lets tests cross a garbage collector's grace period
+   * (which reads `timeCreated`) without waiting. Raises Error when no VM `name` is in
+   * `resourceGroup`, or when `seconds` is negative or not finite.
+   */
+  backdateVirtualMachine(resourceGroup: string, name: string, seconds: number): void {
+    if (!(Number.isFinite(seconds) && seconds >= 0))
+      throw new Error(`backdateVirtualMachine: seconds must be >= 0, got ${seconds}`);
+    const vm = this.virtualMachines(resourceGroup).find(
+      (v) => v.name.toLowerCase() === name.toLowerCase(),
+    );
+    if (!vm) throw new Error(`backdateVirtualMachine: no VM ${name} in ${resourceGroup}`);
+    const created = Date.parse(String(vm.properties['timeCreated'] ?? new Date().toISOString()));
+    vm.properties['timeCreated'] = new Date(created - seconds * 1000).toISOString();
   }
 
   /** Requests answered so far matching a method and a path fragment (case-insensitive). */
