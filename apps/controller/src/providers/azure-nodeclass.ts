@@ -1,22 +1,47 @@
 /**
  * The `AKSNodeClass` (`karpenter.azure.com/v1beta1`, cluster-scoped) as the operator serves it,
- * and its status controller: `status.kubernetesVersion` from the API server's `/version`,
- * `status.images` (community gallery node images of the resolved image family, in priority
- * order, each selecting instance types by arch and Hyper-V generation; reference
- * azure-provider.md 7 and `images.json`), then `Ready=True`. What we cannot resolve (FIPS images
- * live only in the shared gallery) gives `Ready=False` with the reason, so launches wait.
+ * and its status controller, after upstream's (reference azure-provider.md 2.2 and 7):
  *
- * Differences from upstream: the image version is one configured value (`AKS_NODE_IMAGE_VERSION`)
- * rather than the gallery's newest; subnets, identity and the maintenance window are not checked.
+ * - `KubernetesVersionReady`: `status.kubernetesVersion` is the API server's version (no `v`). It
+ *   only moves forward; an upgrade sets `ImagesReady` False (`KubernetesUpgrade`) so images are
+ *   refreshed for the new version.
+ * - `ImagesReady`: `status.images` from the node image resolver (community gallery, newest
+ *   version per image definition of the resolved family; `@karpenter-ts/provider-azure`). While
+ *   `ImagesReady` is True and the maintenance window is closed, each definition keeps the version
+ *   it has and only new definitions are added; otherwise (not True, or window open) every
+ *   definition moves to its newest version. No images: False with `ImagesNotFound`; FIPS: False
+ *   with `SIGRequiredForFIPS` (shared image gallery only).
+ * - `Ready`: True when both are True, else the first failing one's status, reason and message.
+ *
+ * Every condition carries `observedGeneration`. Images are re-checked every 5 minutes (the
+ * resolver caches gallery listings for 3 days); the Kubernetes version every 15 minutes through
+ * {@link cachedKubernetesVersion}. Subnet, validation and LocalDNS conditions are not computed.
  */
-import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
+import {
+  isConflict,
+  isNotFound,
+  type Clock,
+  type KubeClient,
+  type NodeClassObject,
+  type ReconcileResult,
+} from '@karpenter-ts/controllers';
 import {
   AKSNodeClassGroup,
   AKSNodeClassKind,
+  NodeImageResolver,
+  NodeImagesError,
+  compareKubernetesVersions,
+  parseKubernetesVersion,
+  keepExistingVersions,
   type AKSNodeClass,
+  type AKSNodeClassCondition,
   type AKSNodeClassStatus,
+  type NodeImage,
+  type NodeImageResolverOptions,
 } from '@karpenter-ts/provider-azure';
-import { writeNodeClassReady } from '../kube/nodeclass-ready.js';
+import { podNamespace } from '../kube/cluster.js';
+import type { RawRequest } from '../sim/kwok-cluster-api.js';
+import { maintenanceWindowOpen, readMaintenanceWindow } from './maintenance-window.js';
 
 /** Where AKSNodeClass lives in the API (the shape @karpenter-ts/kube takes for NodeClass kinds). */
 export const AKSNodeClassResource = {
@@ -27,150 +52,238 @@ export const AKSNodeClassResource = {
   namespaced: false,
 } as const;
 
-/** Community image galleries of the AKS node images (public, self-hosted mode). */
-export const AKSCommunityGalleries = {
-  ubuntu: 'AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2',
-  azurelinux: 'AKSAzureLinux-f7c7cda5-1c9a-4bdc-a222-9614c968580b',
+/** Condition types the controller writes. */
+export const AKSNodeClassConditions = {
+  KubernetesVersionReady: 'KubernetesVersionReady',
+  ImagesReady: 'ImagesReady',
+  Ready: 'Ready',
 } as const;
 
-type ImageDefinition = readonly [definition: string, arch: 'amd64' | 'arm64', hyperV: '1' | '2'];
-
-/** Image definitions per resolved family: default variant, and trusted launch (Gen2 amd64 only). */
-const FAMILIES: Record<
-  string,
-  {
-    gallery: keyof typeof AKSCommunityGalleries;
-    standard: ImageDefinition[];
-    tl: ImageDefinition[];
-  }
-> = {
-  Ubuntu2204: {
-    gallery: 'ubuntu',
-    standard: [
-      ['2204gen2containerd', 'amd64', '2'],
-      ['2204containerd', 'amd64', '1'],
-      ['2204gen2arm64containerd', 'arm64', '2'],
-    ],
-    tl: [['2204gen2TLcontainerd', 'amd64', '2']],
-  },
-  Ubuntu2404: {
-    gallery: 'ubuntu',
-    standard: [
-      ['2404gen2containerd', 'amd64', '2'],
-      ['2404containerd', 'amd64', '1'],
-      ['2404gen2arm64containerd', 'arm64', '2'],
-    ],
-    tl: [['2404gen2TLcontainerd', 'amd64', '2']],
-  },
-  AzureLinux2: {
-    gallery: 'azurelinux',
-    standard: [
-      ['V2gen2', 'amd64', '2'],
-      ['V2', 'amd64', '1'],
-      ['V2gen2arm64', 'arm64', '2'],
-    ],
-    tl: [['V2gen2TL', 'amd64', '2']],
-  },
-  AzureLinux3: {
-    gallery: 'azurelinux',
-    standard: [
-      ['V3gen2', 'amd64', '2'],
-      ['V3', 'amd64', '1'],
-      ['V3gen2arm64', 'arm64', '2'],
-    ],
-    tl: [['V3gen2TL', 'amd64', '2']],
-  },
-};
-
-function minorAtLeast(kubernetesVersion: string, minor: number): boolean {
-  const m = /^(\d+)\.(\d+)/.exec(kubernetesVersion);
-  return m !== null && (Number(m[1]) > 1 || Number(m[2]) >= minor);
-}
-
-/**
- * The node images for a NodeClass spec and Kubernetes version (`1.33.2`, no `v`), as
- * `status.images`, or an Error message when none can be offered. Family resolution follows
- * upstream: `Ubuntu` (or unset) is Ubuntu 24.04 from Kubernetes 1.34 (22.04 with trusted launch
- * or before), `AzureLinux` is Azure Linux 3 from 1.32; FIPS is refused (shared gallery only).
- */
-export function aksNodeImages(
-  spec: AKSNodeClass['spec'],
-  kubernetesVersion: string,
-  imageVersion: string,
-): AKSNodeClassStatus['images'] | string {
-  if (spec.fipsMode === 'FIPS')
-    return 'fipsMode FIPS needs shared image gallery images, which this controller does not use';
-  const trusted = spec.security?.trustedLaunch !== undefined;
-  const family = spec.imageFamily ?? 'Ubuntu';
-  const resolved =
-    family === 'AzureLinux'
-      ? minorAtLeast(kubernetesVersion, 32)
-        ? 'AzureLinux3'
-        : 'AzureLinux2'
-      : family === 'Ubuntu'
-        ? !trusted && minorAtLeast(kubernetesVersion, 34)
-          ? 'Ubuntu2404'
-          : 'Ubuntu2204'
-        : family;
-  const defs = FAMILIES[resolved];
-  if (defs === undefined) return `imageFamily ${family} has no node images`;
-  const gallery = AKSCommunityGalleries[defs.gallery];
-  return (trusted ? defs.tl : defs.standard).map(([definition, arch, gen]) => ({
-    id: `/CommunityGalleries/${gallery}/images/${definition}/versions/${imageVersion}`,
-    requirements: [
-      { key: 'kubernetes.io/arch', operator: 'In', values: [arch] },
-      { key: 'karpenter.azure.com/sku-hyperv-generation', operator: 'In', values: [gen] },
-    ],
-  }));
-}
+/** Seconds between image checks (upstream's 5 minutes). */
+export const ImagesRequeueSeconds = 300;
+/** Seconds a read API server version is reused (upstream's 15 minutes). */
+export const KubernetesVersionTTLSeconds = 900;
 
 /** What {@link reconcileAKSNodeClass} needs. */
 export interface AKSNodeClassStatusContext {
   readonly client: KubeClient;
   readonly clock: Clock;
-  /** The API server's version without `v` (`1.36.3`), e.g. from `GET /version`. */
+  /** The API server's version without `v` (`1.36.3`), e.g. {@link cachedKubernetesVersion}. */
   kubernetesVersion(): Promise<string>;
-  readonly imageVersion: string;
+  /** Node images of a spec at a Kubernetes version (a provider-azure `NodeImageResolver`). */
+  readonly images: {
+    list(spec: AKSNodeClass['spec'], kubernetesVersion: string): Promise<NodeImage[]>;
+  };
+  /**
+   * The `data` of the maintenance window ConfigMap, undefined when there is none
+   * (see maintenance-window.ts).
+   */
+  maintenanceWindow(): Promise<Readonly<Record<string, string>> | undefined>;
 }
 
 /**
- * Writes `status.kubernetesVersion`, `status.images` and the `Ready` condition of the named
- * AKSNodeClass when they differ from what it holds; requeues 1 s on a conflict and every 5
- * minutes to follow API server upgrades. A missing or deleting NodeClass is left alone.
+ * `fetch` (the API server's `/version`, without `v`) reused for `ttlSeconds` (default 15 min) by
+ * `clock`; a failed fetch is raised and not cached.
+ */
+export function cachedKubernetesVersion(
+  fetch: () => Promise<string>,
+  clock: Clock,
+  ttlSeconds = KubernetesVersionTTLSeconds,
+): () => Promise<string> {
+  let cached: { version: string; at: number } | undefined;
+  return async () => {
+    const now = clock.now();
+    if (cached && now - cached.at < ttlSeconds * 1000) return cached.version;
+    const version = await fetch();
+    cached = { version, at: now };
+    return version;
+  };
+}
+
+type ConditionInput = Pick<AKSNodeClassCondition, 'type' | 'status' | 'reason' | 'message'>;
+
+/** `conditions` with `c` set: lastTransitionTime kept unless the status flips. */
+function withCondition(
+  conditions: readonly AKSNodeClassCondition[],
+  c: ConditionInput,
+  generation: number | undefined,
+  nowIso: string,
+): AKSNodeClassCondition[] {
+  const previous = conditions.find((x) => x.type === c.type);
+  const next: AKSNodeClassCondition = {
+    type: c.type,
+    status: c.status,
+    reason: c.reason ?? c.type,
+    message: c.message ?? '',
+    lastTransitionTime:
+      previous?.status === c.status && previous.lastTransitionTime
+        ? previous.lastTransitionTime
+        : nowIso,
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+  };
+  return previous ? conditions.map((x) => (x.type === c.type ? next : x)) : [...conditions, next];
+}
+
+/**
+ * Reconciles the named AKSNodeClass's status (see the module comment) and writes it when it
+ * changed. Returns requeue after 5 minutes; 1 s after a write conflict; `{}` when the NodeClass
+ * is missing or deleting. Raises what cannot be decided now (the API server's version unreadable,
+ * a gallery listing that failed, an unreadable maintenance window), after writing what could be:
+ * the work queue retries with backoff, and the images and `ImagesReady` stay as they were.
  */
 export async function reconcileAKSNodeClass(
   ctx: AKSNodeClassStatusContext,
   name: string,
 ): Promise<ReconcileResult> {
   const { client, clock } = ctx;
-  const kind = { group: AKSNodeClassGroup, kind: AKSNodeClassKind };
-  const current = await client.get('NodeClass', { name, nodeClass: kind });
+  const current = await client.get('NodeClass', {
+    name,
+    nodeClass: { group: AKSNodeClassGroup, kind: AKSNodeClassKind },
+  });
   if (current === undefined || current.kind !== AKSNodeClassKind) return {};
   if (current.metadata.deletionTimestamp !== undefined) return {};
   const nodeClass = current as unknown as AKSNodeClass;
-  const version = await ctx.kubernetesVersion();
-  const images = aksNodeImages(nodeClass.spec ?? {}, version, ctx.imageVersion);
-  const ok = typeof images !== 'string';
+  const before: AKSNodeClassStatus = nodeClass.status ?? {};
   const generation = current.metadata.generation;
-  const conditions = current.status?.conditions ?? [];
-  const ready = conditions.find((c) => c.type === 'Ready');
-  const status = ok ? 'True' : 'False';
-  const reason = ok ? 'Ready' : 'ImagesNotResolved';
-  const message = ok ? '' : images;
-  const status0 = (current.status ?? {}) as AKSNodeClassStatus;
-  const unchanged =
-    ready?.status === status &&
-    ready.observedGeneration === generation &&
-    ready.message === message &&
-    status0.kubernetesVersion === version &&
-    JSON.stringify(status0.images ?? []) === JSON.stringify(ok ? images : []);
-  if (unchanged) return { requeueAfter: 300 };
-  return writeNodeClassReady(
-    client,
-    clock,
-    current,
-    { status, reason, message },
-    { kubernetesVersion: version, images: ok ? images : [] },
-    { requeueAfter: 300 },
+  const nowIso = new Date(clock.now()).toISOString();
+  let conditions: AKSNodeClassCondition[] = before.conditions ?? [];
+  const set = (c: ConditionInput) => {
+    conditions = withCondition(conditions, c, generation, nowIso);
+  };
+  const status: AKSNodeClassStatus = { ...before };
+
+  // Kubernetes version: forward only; an upgrade invalidates the images.
+  const served = await ctx.kubernetesVersion();
+  const previous = before.kubernetesVersion;
+  const order = previous ? compareKubernetesVersions(served, previous) : 1;
+  if (order > 0) status.kubernetesVersion = served;
+  set({ type: AKSNodeClassConditions.KubernetesVersionReady, status: 'True' });
+  const upgraded = previous !== undefined && order > 0;
+  const imagesWereReady =
+    !upgraded &&
+    before.conditions?.find((c) => c.type === AKSNodeClassConditions.ImagesReady)?.status ===
+      'True';
+  if (upgraded)
+    set({
+      type: AKSNodeClassConditions.ImagesReady,
+      status: 'False',
+      reason: 'KubernetesUpgrade',
+      message: `Kubernetes ${previous} -> ${served}: getting the node images for the new version`,
+    });
+
+  // Images: full refresh unless they were ready and the maintenance window is closed.
+  let failure: unknown;
+  try {
+    const fullRefresh =
+      !imagesWereReady || maintenanceWindowOpen(await ctx.maintenanceWindow(), clock.now());
+    const goal = await ctx.images.list(nodeClass.spec ?? {}, status.kubernetesVersion ?? served);
+    status.images = fullRefresh ? goal : keepExistingVersions(goal, before.images ?? []);
+    set({ type: AKSNodeClassConditions.ImagesReady, status: 'True' });
+  } catch (err) {
+    if (!(err instanceof NodeImagesError)) failure = err;
+    else {
+      status.images = [];
+      set({
+        type: AKSNodeClassConditions.ImagesReady,
+        status: 'False',
+        reason: err.reason,
+        message: err.message,
+      });
+    }
+  }
+
+  // The first dependent not True (one never decided yet counts as Unknown).
+  const notReady = [
+    AKSNodeClassConditions.KubernetesVersionReady,
+    AKSNodeClassConditions.ImagesReady,
+  ]
+    .map(
+      (type): AKSNodeClassCondition =>
+        conditions.find((c) => c.type === type) ?? {
+          type,
+          status: 'Unknown',
+          reason: 'AwaitingReconciliation',
+          message: `${type} is not decided yet`,
+        },
+    )
+    .find((c) => c.status !== 'True');
+  set(
+    notReady === undefined
+      ? { type: AKSNodeClassConditions.Ready, status: 'True' }
+      : {
+          type: AKSNodeClassConditions.Ready,
+          status: notReady.status,
+          reason: notReady.reason ?? notReady.type,
+          message: notReady.message ?? '',
+        },
   );
+  status.conditions = conditions;
+
+  const done: ReconcileResult = { requeueAfter: ImagesRequeueSeconds };
+  let result = done;
+  if (JSON.stringify(status) !== JSON.stringify(before)) {
+    const next: NodeClassObject = {
+      ...structuredClone(current),
+      status: { ...status } as NodeClassObject['status'],
+    };
+    try {
+      await client.updateStatus('NodeClass', next);
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      if (!isConflict(err)) throw err;
+      result = { requeueAfter: 1 };
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return result;
+}
+
+/** What {@link aksNodeClassStatusController} is built from. */
+export interface AKSNodeClassStatusWiring {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  /** Raw API requests: `GET /version` and the maintenance window ConfigMap. */
+  readonly request: RawRequest;
+  /** The ARM compute client (community gallery listings). */
+  readonly compute: NodeImageResolverOptions['compute'];
+  /** ARM region of the nodes. */
+  readonly location: string;
+  /** `AKS_NODE_IMAGE_VERSION`: one version for every image definition; unset: the newest. */
+  readonly pinnedVersion?: string | undefined;
+  /** Namespace of the maintenance window ConfigMap; default the pod's, else `kube-system`. */
+  readonly systemNamespace?: string | undefined;
+}
+
+/**
+ * The AKSNodeClass status reconciler of `--provider azure`: {@link reconcileAKSNodeClass} over a
+ * `NodeImageResolver` on the compute client, the API server's `/version` (reused 15 minutes) and
+ * the maintenance window ConfigMap. A `/version` answer without a readable `gitVersion` raises.
+ */
+export function aksNodeClassStatusController(
+  w: AKSNodeClassStatusWiring,
+): (name: string) => Promise<ReconcileResult> {
+  const images = new NodeImageResolver({
+    compute: w.compute,
+    location: w.location,
+    clock: w.clock,
+    ...(w.pinnedVersion !== undefined ? { pinnedVersion: w.pinnedVersion } : {}),
+  });
+  const namespace = w.systemNamespace ?? podNamespace() ?? 'kube-system';
+  const fetchVersion = async (): Promise<string> => {
+    const v = (await w.request('GET', '/version')) as { gitVersion?: string };
+    const parsed = parseKubernetesVersion(v.gitVersion ?? '');
+    if (!parsed)
+      throw new Error(
+        `API server /version gitVersion ${JSON.stringify(v.gitVersion)} is unreadable`,
+      );
+    return `${parsed.major}.${parsed.minor}.${parsed.patch}`;
+  };
+  const ctx: AKSNodeClassStatusContext = {
+    client: w.client,
+    clock: w.clock,
+    kubernetesVersion: cachedKubernetesVersion(fetchVersion, w.clock),
+    images,
+    maintenanceWindow: () => readMaintenanceWindow(w.request, namespace),
+  };
+  return (name) => reconcileAKSNodeClass(ctx, name);
 }

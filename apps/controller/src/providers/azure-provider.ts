@@ -22,7 +22,7 @@ import type { Logger } from '../observability/logger.js';
 import type { PeriodicTask } from '../runtime/manager.js';
 import { azureGarbageCollectionTask } from './azure-garbage-collection.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
-import { reconcileAKSNodeClass } from './azure-nodeclass.js';
+import { aksNodeClassStatusController } from './azure-nodeclass.js';
 import { describeAzureSettings, type AzureSettings } from './azure-settings.js';
 
 /** What the operator needs to run the Azure provider. */
@@ -112,12 +112,6 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
       warn: (message, fields) => logger.warn(fields ?? {}, message),
     },
   });
-  let version: string | undefined;
-  const kubernetesVersion = async (): Promise<string> => {
-    const v = (await inputs.request('GET', '/version')) as { gitVersion?: string };
-    version = (v.gitVersion ?? version ?? '').replace(/^v/, '').replace(/[-+].*$/, '');
-    return version;
-  };
   const pricesEndpoint =
     inputs.retailPricesEndpoint ??
     (s.armEndpoint === undefined ? RETAIL_PRICES_ENDPOINT : undefined);
@@ -143,10 +137,14 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
     catalogRefresher,
     periodic: [azureGarbageCollectionTask({ provider: cloudProvider, client, logger })],
     extraWellKnownLabels: [...AzureWellKnownLabels],
-    nodeClassReconciler: (name) =>
-      reconcileAKSNodeClass(
-        { client, clock: inputs.clock, kubernetesVersion, imageVersion: s.nodeImageVersion },
-        name,
-      ),
+    nodeClassReconciler: aksNodeClassStatusController({
+      client,
+      clock: inputs.clock,
+      request: inputs.request,
+      compute: clients.compute,
+      location: s.location,
+      pinnedVersion: s.nodeImageVersion,
+      systemNamespace: s.systemNamespace,
+    }),
   };
 }

@@ -2,7 +2,7 @@
  * Settings of `--provider azure`, read from the environment under upstream's names (reference
  * azure-provider.md 1: `AZURE_SUBSCRIPTION_ID`, `AZURE_NODE_RESOURCE_GROUP`, `VNET_SUBNET_ID`,
  * `CLUSTER_ENDPOINT`, ...) plus a few of our own for what upstream resolves at runtime (the
- * location and node image version) and for tests (`ARM_ENDPOINT`, `ARM_CA_FILE`). Secrets
+ * location, an optional node image version pin) and for tests (`ARM_ENDPOINT`, `ARM_CA_FILE`). Secrets
  * (`KUBELET_BOOTSTRAP_TOKEN`, credential variables) are kept out of {@link describeAzureSettings}.
  */
 import { readFileSync } from 'node:fs';
@@ -26,8 +26,16 @@ export interface AzureSettings {
   readonly networkPluginMode?: 'overlay' | '';
   readonly vmMemoryOverheadPercent?: number;
   readonly adminUsername?: string;
-  /** Node image version of the community gallery images (`AKS_NODE_IMAGE_VERSION`). */
-  readonly nodeImageVersion: string;
+  /**
+   * Pin of the node image version (`AKS_NODE_IMAGE_VERSION`, e.g. `202506.10.0`): used for every
+   * image definition instead of the gallery's newest. Unset (the default): the newest, as upstream.
+   */
+  readonly nodeImageVersion?: string;
+  /**
+   * Namespace of the maintenance window ConfigMap (`SYSTEM_NAMESPACE`, upstream's name); unset:
+   * the pod's namespace, else `kube-system`.
+   */
+  readonly systemNamespace?: string;
   /** ARM endpoint override (`ARM_ENDPOINT`); default the public cloud. */
   readonly armEndpoint?: string;
   /** PEM of extra CA certificates for ARM (read from `ARM_CA_FILE`). */
@@ -35,12 +43,6 @@ export interface AzureSettings {
   /** How to authenticate (`AZURE_CREDENTIAL_MODE`: workload-identity (default), managed-identity, environment). */
   readonly credential: AzureCredentialOptions;
 }
-
-/**
- * The node image version used when `AKS_NODE_IMAGE_VERSION` is unset. Upstream lists the
- * gallery and takes the newest; we do not query the gallery yet (see the README).
- */
-export const DefaultNodeImageVersion = '202501.01.0';
 
 /**
  * Reads the settings from `env`. Raises Error naming every missing or malformed variable at
@@ -110,12 +112,20 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
   if (armEndpoint !== '' && !/^https:\/\//.test(armEndpoint))
     problems.push('ARM_ENDPOINT must be an https:// URL (the Azure SDK refuses plain HTTP)');
 
+  const pin = get('AKS_NODE_IMAGE_VERSION');
+  // Gallery image versions are named major.minor.patch (AKS: 202506.10.0).
+  if (pin !== '' && !/^\d+\.\d+\.\d+$/.test(pin))
+    problems.push(
+      `AKS_NODE_IMAGE_VERSION must be a gallery image version such as 202506.10.0, got ${JSON.stringify(pin)}`,
+    );
+
   if (problems.length > 0) throw new Error(`--provider azure: ${problems.join('; ')}`);
 
   const optional = (name: string): string | undefined => get(name) || undefined;
   const dnsServiceIP = optional('DNS_SERVICE_IP');
   const kubeletIdentityClientID = optional('KUBELET_IDENTITY_CLIENT_ID');
   const adminUsername = optional('LINUX_ADMIN_USERNAME');
+  const systemNamespace = optional('SYSTEM_NAMESPACE');
   return {
     subscriptionId,
     location,
@@ -128,11 +138,12 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    nodeImageVersion: optional('AKS_NODE_IMAGE_VERSION') ?? DefaultNodeImageVersion,
     credential,
     ...(dnsServiceIP ? { dnsServiceIP } : {}),
     ...(kubeletIdentityClientID ? { kubeletIdentityClientID } : {}),
     ...(adminUsername ? { adminUsername } : {}),
+    ...(pin ? { nodeImageVersion: pin } : {}),
+    ...(systemNamespace ? { systemNamespace } : {}),
     ...(plugin === 'azure' || plugin === 'none' ? { networkPlugin: plugin } : {}),
     ...(pluginMode === 'overlay' || pluginMode === '' ? { networkPluginMode: pluginMode } : {}),
     ...(overheadValue !== undefined ? { vmMemoryOverheadPercent: overheadValue } : {}),
@@ -150,7 +161,7 @@ export function describeAzureSettings(s: AzureSettings): Record<string, unknown>
     vnetSubnetID: s.vnetSubnetID,
     clusterEndpoint: s.clusterEndpoint,
     credentialMode: s.credential.mode,
-    nodeImageVersion: s.nodeImageVersion,
+    nodeImageVersion: s.nodeImageVersion ?? 'newest in the community gallery',
     armEndpoint: s.armEndpoint ?? 'public cloud',
   };
 }

@@ -4,7 +4,8 @@
  * every booted VM's emulated kubelet registers its Node in the real control plane, the real
  * kube-scheduler binds the pods; scaling to zero and deleting the node claims leaves no VM, NIC
  * or disk. Then a capacity error for the cheapest size in one zone makes a launch fall back, and
- * the unavailable-offerings cache holds the entry.
+ * the unavailable-offerings cache holds the entry. Node images are the emulator's community
+ * gallery versions with the newest publishedDate (no AKS_NODE_IMAGE_VERSION pin).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,11 @@ const NODE_RG = 'MC_rg_e2e_southcentralus';
 const REGION = 'southcentralus';
 const SUBNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes`;
 const SIZES = ['Standard_D2s_v3', 'Standard_D4s_v3', 'Standard_D2_v5'];
+const UBUNTU_GALLERY = 'AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2';
+/** Ubuntu 24.04 (Kubernetes 1.36): Gen2, Gen1, arm64. */
+const DEFINITIONS = ['2404gen2containerd', '2404containerd', '2404gen2arm64containerd'];
+/** Published after the emulator's seeded versions: the one every VM must boot. */
+const NEWEST = '202509.02.0';
 
 let api: KubeConnection;
 let arm: ArmEmulator;
@@ -39,7 +45,12 @@ interface ArmVm {
   name: string;
   zones?: string[];
   tags?: Record<string, string>;
-  properties: { hardwareProfile?: { vmSize?: string }; priority?: string; evictionPolicy?: string };
+  properties: {
+    hardwareProfile?: { vmSize?: string };
+    priority?: string;
+    evictionPolicy?: string;
+    storageProfile?: { imageReference?: { communityGalleryImageId?: string } };
+  };
 }
 
 /** The NodePool of `name` on AKSNodeClass `name`: three sizes, spot or on-demand. */
@@ -84,6 +95,29 @@ beforeAll(async () => {
   await installCrds(api, [...karpenterCrdFiles(), AKS_NODE_CLASS_CRD_URL.pathname]);
   kubelets = new EmulatedKubelets(api);
   arm = await startArmEmulator({ onVmBooted: kubelets.onVmBooted });
+  for (const image of DEFINITIONS) {
+    const gallery = UBUNTU_GALLERY;
+    arm.publishImageVersion({
+      gallery,
+      image,
+      version: NEWEST,
+      publishedDate: '2025-09-02T00:00:00Z',
+    });
+    // Decoys: the greatest name but published earlier, and a later one excluded from latest.
+    arm.publishImageVersion({
+      gallery,
+      image,
+      version: '202599.01.0',
+      publishedDate: '2024-12-01T00:00:00Z',
+    });
+    arm.publishImageVersion({
+      gallery,
+      image,
+      version: '202509.03.0',
+      publishedDate: '2025-09-03T00:00:00Z',
+      excludeFromLatest: true,
+    });
+  }
   kubelets.start(arm);
   const caFile = join(mkdtempSync(join(tmpdir(), 'karpenter-ts-azure-e2e.')), 'arm-ca.pem');
   writeFileSync(caFile, arm.ca ?? '');
@@ -165,10 +199,16 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
       30_000,
     );
     expect(nc.status?.kubernetesVersion).toMatch(/^1\.36\.\d+$/);
-    // Ubuntu from Kubernetes 1.34 is Ubuntu 24.04, Gen2 first.
-    expect(nc.status?.images?.[0]?.id).toMatch(
-      /^\/CommunityGalleries\/AKSUbuntu-[^/]+\/images\/2404gen2containerd\/versions\//,
+    // Ubuntu from Kubernetes 1.34 is Ubuntu 24.04, Gen2 first; each at its newest version.
+    expect(nc.status?.images?.map((i) => i.id)).toEqual(
+      DEFINITIONS.map(
+        (d) => `/CommunityGalleries/${UBUNTU_GALLERY}/images/${d}/versions/${NEWEST}`,
+      ),
     );
+    for (const type of ['KubernetesVersionReady', 'ImagesReady'])
+      expect(nc.status?.conditions?.find((c) => c.type === type)?.status).toBe('True');
+    // Listed through the SDK, not pinned.
+    expect(arm.state.requestsTo('GET', '/communityGalleries/').length).toBeGreaterThanOrEqual(3);
   });
 
   it('launches spot VMs of the pool sizes; their nodes register and every pod is bound', async () => {
@@ -199,6 +239,10 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
       const vm = vms.find((v) => v.tags?.['karpenter.sh_nodeclaim'] === claim.metadata.name);
       expect(vm, `VM of ${claim.metadata.name}`).toBeDefined();
       expect(SIZES).toContain(vm?.properties.hardwareProfile?.vmSize);
+      // These sizes run Gen2: the Gen2 image at the newest published version.
+      expect(vm?.properties.storageProfile?.imageReference?.communityGalleryImageId).toBe(
+        `/CommunityGalleries/${UBUNTU_GALLERY}/images/2404gen2containerd/versions/${NEWEST}`,
+      );
       expect(labels['node.kubernetes.io/instance-type']).toBe(
         vm?.properties.hardwareProfile?.vmSize,
       );

@@ -1,0 +1,374 @@
+// The AKSNodeClass status controller with the in-memory KubeClient, provider-azure's real image
+// family resolution and NodeImageResolver, and an in-memory community gallery behind the
+// resolver's `communityGalleryImageVersions.list`.
+import type { CommunityGalleryImageVersion } from '@azure/arm-compute';
+import {
+  ManualClock,
+  MemoryKubeClient,
+  type NodeClassObject,
+  type ReconcileResult,
+} from '@karpenter-ts/controllers';
+import {
+  NodeImageResolver,
+  type AKSNodeClass,
+  type AKSNodeClassStatus,
+  type NodeImageResolverOptions,
+} from '@karpenter-ts/provider-azure';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  cachedKubernetesVersion,
+  reconcileAKSNodeClass,
+  type AKSNodeClassStatusContext,
+} from '../src/providers/azure-nodeclass.js';
+import {
+  MaintenanceWindowEndKey,
+  MaintenanceWindowStartKey,
+  maintenanceWindowOpen,
+} from '../src/providers/maintenance-window.js';
+
+const DAY = 24 * 3600;
+const kind = { group: 'karpenter.azure.com', kind: 'AKSNodeClass' };
+
+/** An in-memory community gallery: definition -> versions. */
+class Gallery {
+  readonly versions = new Map<string, CommunityGalleryImageVersion[]>();
+  failing = false;
+  lists = 0;
+  publish(definition: string, name: string, publishedDate: string): void {
+    const list = this.versions.get(definition) ?? [];
+    list.push({ name, publishedDate: new Date(publishedDate) });
+    this.versions.set(definition, list);
+  }
+  readonly compute: NodeImageResolverOptions['compute'] = {
+    communityGalleryImageVersions: {
+      list: (_location: string, _gallery: string, image: string) => {
+        this.lists += 1;
+        const versions = this.versions.get(image) ?? [];
+        const failing = this.failing;
+        return (async function* () {
+          if (failing) throw new Error('ARM is down');
+          yield* versions;
+        })();
+      },
+    } as unknown as NodeImageResolverOptions['compute']['communityGalleryImageVersions'],
+  };
+}
+
+let clock: ManualClock;
+let client: MemoryKubeClient;
+let gallery: Gallery;
+let serverVersion: string;
+let window: Record<string, string> | undefined;
+let ctx: AKSNodeClassStatusContext;
+
+beforeEach(() => {
+  clock = new ManualClock(Date.parse('2025-06-01T00:00:00Z'));
+  client = new MemoryKubeClient({ clock });
+  gallery = new Gallery();
+  for (const d of [
+    '2204gen2containerd',
+    '2204containerd',
+    '2404gen2containerd',
+    '2404containerd',
+    '2404gen2arm64containerd',
+  ]) {
+    gallery.publish(d, '202504.01.0', '2025-04-02T00:00:00Z');
+    gallery.publish(d, '202505.01.0', '2025-05-02T00:00:00Z');
+  }
+  serverVersion = '1.33.2';
+  window = undefined;
+  ctx = {
+    client,
+    clock,
+    kubernetesVersion: async () => serverVersion,
+    images: new NodeImageResolver({ compute: gallery.compute, location: 'eastus', clock }),
+    maintenanceWindow: async () => window,
+  };
+});
+
+async function createNodeClass(spec: AKSNodeClass['spec'] = { imageFamily: 'Ubuntu' }) {
+  await client.create('NodeClass', {
+    apiVersion: 'karpenter.azure.com/v1beta1',
+    kind: 'AKSNodeClass',
+    metadata: { name: 'default' },
+    spec: spec as Record<string, unknown>,
+  });
+}
+
+async function stored(): Promise<NodeClassObject & { status?: AKSNodeClassStatus }> {
+  const o = await client.get('NodeClass', { name: 'default', nodeClass: kind });
+  if (!o) throw new Error('NodeClass missing');
+  return o as NodeClassObject & { status?: AKSNodeClassStatus };
+}
+
+const reconcile = (): Promise<ReconcileResult> => reconcileAKSNodeClass(ctx, 'default');
+const condition = async (type: string) =>
+  (await stored()).status?.conditions?.find((c) => c.type === type);
+/** `definition@version` of each status image, in order. */
+const images = async () =>
+  ((await stored()).status?.images ?? []).map((i) => {
+    const parts = i.id.split('/');
+    return `${parts[4]}@${parts[6]}`;
+  });
+
+/** A maintenance window from `start` to `end` (RFC 3339). */
+function maintenance(start: string, end: string): void {
+  window = { [MaintenanceWindowStartKey]: start, [MaintenanceWindowEndKey]: end };
+}
+
+describe('AKSNodeClass status controller', () => {
+  it('writes the Kubernetes version, the newest images and three True conditions at the generation', async () => {
+    await createNodeClass();
+    expect(await reconcile()).toEqual({ requeueAfter: 300 });
+    const nc = await stored();
+    expect(nc.status?.kubernetesVersion).toBe('1.33.2');
+    expect(await images()).toEqual([
+      '2204gen2containerd@202505.01.0',
+      '2204containerd@202505.01.0',
+    ]);
+    expect(nc.status?.images?.[1]?.requirements).toEqual([
+      { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+      { key: 'karpenter.azure.com/sku-hyperv-generation', operator: 'In', values: ['1'] },
+    ]);
+    for (const type of ['KubernetesVersionReady', 'ImagesReady', 'Ready'])
+      expect(await condition(type)).toMatchObject({
+        status: 'True',
+        observedGeneration: nc.metadata.generation,
+        lastTransitionTime: '2025-06-01T00:00:00.000Z',
+      });
+  });
+
+  it('writes nothing when nothing changed', async () => {
+    await createNodeClass();
+    await reconcile();
+    const version = (await stored()).metadata.resourceVersion;
+    clock.advance(300);
+    expect(await reconcile()).toEqual({ requeueAfter: 300 });
+    expect((await stored()).metadata.resourceVersion).toBe(version);
+  });
+
+  it('outside the maintenance window keeps each definition version and only adds new definitions', async () => {
+    serverVersion = '1.34.1'; // Ubuntu 24.04: Gen2, Gen1, arm64
+    gallery.versions.delete('2404gen2arm64containerd');
+    await createNodeClass();
+    await reconcile();
+    expect(await images()).toEqual([
+      '2404gen2containerd@202505.01.0',
+      '2404containerd@202505.01.0',
+    ]);
+
+    maintenance('2025-07-01T00:00:00Z', '2025-07-01T04:00:00Z');
+    for (const d of ['2404gen2containerd', '2404containerd', '2404gen2arm64containerd'])
+      gallery.publish(d, '202506.01.0', '2025-06-02T00:00:00Z');
+    clock.advance(3 * DAY); // past the resolver's cache
+    await reconcile();
+    expect(await images()).toEqual([
+      '2404gen2containerd@202505.01.0',
+      '2404containerd@202505.01.0',
+      '2404gen2arm64containerd@202506.01.0',
+    ]);
+
+    clock.set(Date.parse('2025-07-01T01:00:00Z')); // inside the window
+    await reconcile();
+    expect(await images()).toEqual([
+      '2404gen2containerd@202506.01.0',
+      '2404containerd@202506.01.0',
+      '2404gen2arm64containerd@202506.01.0',
+    ]);
+  });
+
+  it('without a maintenance window ConfigMap (or its keys) moves to the newest versions', async () => {
+    await createNodeClass();
+    await reconcile();
+    gallery.publish('2204gen2containerd', '202506.01.0', '2025-06-02T00:00:00Z');
+    clock.advance(3 * DAY);
+    window = { unrelated: 'x' };
+    await reconcile();
+    expect((await images())[0]).toBe('2204gen2containerd@202506.01.0');
+  });
+
+  it('refreshes every version when ImagesReady is not True, even with the window closed', async () => {
+    maintenance('2030-01-01T00:00:00Z', '2030-01-01T04:00:00Z');
+    gallery.versions.clear();
+    await createNodeClass();
+    await reconcile();
+    expect(await condition('ImagesReady')).toMatchObject({
+      status: 'False',
+      reason: 'ImagesNotFound',
+    });
+    expect(await condition('Ready')).toMatchObject({ status: 'False', reason: 'ImagesNotFound' });
+    expect((await stored()).status?.images).toEqual([]);
+
+    gallery.publish('2204gen2containerd', '202506.01.0', '2025-06-02T00:00:00Z');
+    gallery.publish('2204containerd', '202506.01.0', '2025-06-02T00:00:00Z');
+    await reconcile(); // nothing was cached for a failure
+    expect(await images()).toEqual([
+      '2204gen2containerd@202506.01.0',
+      '2204containerd@202506.01.0',
+    ]);
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+  });
+
+  it('on a Kubernetes upgrade takes fresh images for the new version despite a closed window', async () => {
+    maintenance('2030-01-01T00:00:00Z', '2030-01-01T04:00:00Z');
+    serverVersion = '1.34.0';
+    await createNodeClass();
+    await reconcile();
+    expect((await images())[0]).toBe('2404gen2containerd@202505.01.0');
+    // A patch upgrade keeps the family; the images still move to the newest.
+    serverVersion = '1.34.1';
+    gallery.publish('2404gen2containerd', '202506.01.0', '2025-06-02T00:00:00Z');
+    await reconcile();
+    expect((await stored()).status?.kubernetesVersion).toBe('1.34.1');
+    expect(await images()).toEqual([
+      '2404gen2containerd@202506.01.0',
+      '2404containerd@202505.01.0',
+      '2404gen2arm64containerd@202505.01.0',
+    ]);
+    expect(await condition('ImagesReady')).toMatchObject({ status: 'True' });
+  });
+
+  it('on an upgrade across Ubuntu versions switches to the new family images', async () => {
+    await createNodeClass();
+    await reconcile();
+    expect(await images()).toEqual([
+      '2204gen2containerd@202505.01.0',
+      '2204containerd@202505.01.0',
+    ]);
+    serverVersion = '1.34.0'; // Ubuntu now resolves to 24.04
+    await reconcile();
+    expect((await images())[0]).toBe('2404gen2containerd@202505.01.0');
+  });
+
+  it('never moves the Kubernetes version back', async () => {
+    serverVersion = '1.34.2';
+    await createNodeClass();
+    await reconcile();
+    serverVersion = '1.34.1';
+    await reconcile();
+    expect((await stored()).status?.kubernetesVersion).toBe('1.34.2');
+    expect(await condition('KubernetesVersionReady')).toMatchObject({ status: 'True' });
+  });
+
+  it('marks ImagesReady False (KubernetesUpgrade) and keeps the images when the upgrade listing fails', async () => {
+    await createNodeClass();
+    await reconcile();
+    const before = await images();
+    serverVersion = '1.34.0';
+    gallery.failing = true;
+    await expect(reconcile()).rejects.toThrow('ARM is down');
+    expect((await stored()).status?.kubernetesVersion).toBe('1.34.0');
+    expect(await images()).toEqual(before);
+    expect(await condition('ImagesReady')).toMatchObject({
+      status: 'False',
+      reason: 'KubernetesUpgrade',
+    });
+    expect(await condition('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'KubernetesUpgrade',
+    });
+    gallery.failing = false;
+    await reconcile();
+    expect((await images())[0]).toBe('2404gen2containerd@202505.01.0');
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+  });
+
+  it('raises a failed listing and leaves ready images and conditions as they were', async () => {
+    await createNodeClass();
+    await reconcile();
+    const before = (await stored()).status;
+    clock.advance(3 * DAY);
+    gallery.failing = true;
+    await expect(reconcile()).rejects.toThrow('ARM is down');
+    expect((await stored()).status).toEqual(before);
+  });
+
+  it('refuses FIPS with SIGRequiredForFIPS and never lists the gallery', async () => {
+    await createNodeClass({ imageFamily: 'AzureLinux', fipsMode: 'FIPS' });
+    await reconcile();
+    expect(await condition('ImagesReady')).toMatchObject({
+      status: 'False',
+      reason: 'SIGRequiredForFIPS',
+      message: expect.stringContaining('shared image gallery'),
+    });
+    expect(gallery.lists).toBe(0);
+  });
+
+  it('follows a spec change: new observedGeneration, images of the new family', async () => {
+    await createNodeClass();
+    await reconcile();
+    const nc = await stored();
+    await client.update('NodeClass', {
+      ...nc,
+      spec: { imageFamily: 'Ubuntu', security: { trustedLaunch: { vtpm: true } } },
+    });
+    gallery.publish('2204gen2TLcontainerd', '202505.01.0', '2025-05-02T00:00:00Z');
+    await reconcile();
+    const after = await stored();
+    expect(after.metadata.generation).toBe((nc.metadata.generation ?? 0) + 1);
+    expect(await images()).toEqual(['2204gen2TLcontainerd@202505.01.0']);
+    expect(await condition('Ready')).toMatchObject({
+      status: 'True',
+      observedGeneration: after.metadata.generation,
+    });
+  });
+
+  it('leaves a missing or deleting NodeClass alone', async () => {
+    expect(await reconcile()).toEqual({});
+  });
+});
+
+describe('maintenance window', () => {
+  const now = Date.parse('2025-06-01T02:00:00Z');
+  it('is open without a ConfigMap or without a start or end key', () => {
+    expect(maintenanceWindowOpen(undefined, now)).toBe(true);
+    expect(maintenanceWindowOpen({}, now)).toBe(true);
+    expect(
+      maintenanceWindowOpen({ [MaintenanceWindowStartKey]: '2030-01-01T00:00:00Z' }, now),
+    ).toBe(true);
+  });
+
+  it('is open from start (inclusive) to end (exclusive)', () => {
+    const w = (start: string, end: string) => ({
+      [MaintenanceWindowStartKey]: start,
+      [MaintenanceWindowEndKey]: end,
+    });
+    expect(maintenanceWindowOpen(w('2025-06-01T01:00:00Z', '2025-06-01T03:00:00Z'), now)).toBe(
+      true,
+    );
+    expect(maintenanceWindowOpen(w('2025-06-01T02:00:00Z', '2025-06-01T03:00:00Z'), now)).toBe(
+      true,
+    );
+    expect(maintenanceWindowOpen(w('2025-06-01T00:00:00Z', '2025-06-01T02:00:00Z'), now)).toBe(
+      false,
+    );
+    expect(maintenanceWindowOpen(w('2025-06-02T00:00:00+02:00', '2025-06-02T04:00:00Z'), now)).toBe(
+      false,
+    );
+  });
+
+  it('names the key of a value that is not an RFC 3339 time', () => {
+    expect(() =>
+      maintenanceWindowOpen(
+        {
+          [MaintenanceWindowStartKey]: 'tomorrow',
+          [MaintenanceWindowEndKey]: '2030-01-01T00:00:00Z',
+        },
+        now,
+      ),
+    ).toThrow(/aksManagedNodeOSUpgradeSchedule-start must be an RFC 3339 time, got "tomorrow"/);
+  });
+});
+
+describe('cachedKubernetesVersion', () => {
+  it('asks the API server again only after 15 minutes', async () => {
+    const c = new ManualClock();
+    let asked = 0;
+    const version = cachedKubernetesVersion(async () => `1.34.${asked++}`, c);
+    expect(await version()).toBe('1.34.0');
+    c.advance(899);
+    expect(await version()).toBe('1.34.0');
+    c.advance(1);
+    expect(await version()).toBe('1.34.1');
+  });
+});
