@@ -92,6 +92,25 @@ describe('Helm chart', () => {
     ).toBe(true);
   });
 
+  it('lets the azure controller read only the maintenance window ConfigMap, in its namespace', () => {
+    const docs = stripTemplate(`${chart}templates/role.yaml`) as {
+      kind: string;
+      metadata: { namespace: string };
+      rules?: Rule[];
+    }[];
+    const configMapRules = docs
+      .flatMap((d) => (d.kind === 'Role' ? (d.rules ?? []) : []))
+      .filter((r) => r.resources.includes('configmaps'));
+    expect(configMapRules).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: ['upcoming-maintenance-window'],
+        verbs: ['get'],
+      },
+    ]);
+  });
+
   it('has values for provider, cluster name, image, resources, log level and Azure settings', () => {
     const values = parse(readFileSync(`${chart}values.yaml`, 'utf8')) as Record<string, unknown>;
     expect(values).toMatchObject({
