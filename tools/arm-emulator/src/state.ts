@@ -51,7 +51,10 @@ export interface QuotaLimits {
   totalRegional: number | undefined;
 }
 
-/** Everything the emulator holds. Inspect it from tests; mutate it only through the API. */
+/**
+ * Everything the emulator holds. Inspect it from tests; mutate it only through the API and the
+ * test controls documented as such ({@link EmulatorState.backdateVirtualMachine}).
+ */
 export class EmulatorState {
   /** Resource ID (lower case) -> resource. */
   readonly resources = new Map<string, ArmResource>();

@@ -13,8 +13,9 @@
  * | termination | Node name | Node events while the Node is deleting |
  * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID; its own requeue (2 min; 30 s while orphans wait) |
  *
- * Plus any extra periodic tasks (the kwok-like kubelets' sync). Worker counts are fixed (10 per
- * queue, one for singletons), not scaled by CPU requests as upstream does.
+ * Plus any extra periodic tasks (the kwok-like kubelets' sync, Azure garbage collection), each
+ * run at start and then on its interval (runtime/periodic-tasks.ts). Worker counts are fixed
+ * (10 per queue, one for singletons), not scaled by CPU requests as upstream does.
  */
 import type { NodeClaim, RuntimeValidationOptions } from '@karpenter-ts/api';
 import type { CloudProvider } from '@karpenter-ts/cloudprovider';
@@ -37,14 +38,10 @@ import {
 import type { Logger } from 'pino';
 import { meteredCloudProvider } from '../observability/metered-cloud-provider.js';
 import type { OperatorMetrics } from '../observability/metrics.js';
+import { startPeriodicTasks, type PeriodicTask } from './periodic-tasks.js';
 import { WorkQueue } from './work-queue.js';
 
-/** A task the manager runs every `intervalSeconds` while it leads (e.g. kwok kubelet sync). */
-export interface PeriodicTask {
-  readonly name: string;
-  readonly intervalSeconds: number;
-  run(): Promise<unknown>;
-}
+export type { PeriodicTask } from './periodic-tasks.js';
 
 /** Options of {@link Manager}. */
 export interface ManagerOptions {
@@ -62,6 +59,13 @@ export interface ManagerOptions {
   readonly nodeClassReconcilers?: readonly ((name: string) => Promise<ReconcileResult>)[];
   /** Provider label rules for NodePool validation (well-known labels, restricted domains). */
   readonly validation?: RuntimeValidationOptions;
+  /**
+   * Seconds the core garbage collection waits before deleting a cloud instance that no NodeClaim
+   * owns (GarbageCollection's `orphanGraceSeconds`; default 30, as the AWS provider waits). A
+   * provider with its own instance GC and a longer grace passes it (Azure: 300), so this pass
+   * never deletes what the provider's GC would still spare.
+   */
+  readonly orphanGraceSeconds?: number;
 }
 
 const Singleton = 'singleton';
@@ -73,7 +77,7 @@ export class Manager {
   readonly #o: ManagerOptions;
   readonly #queues: WorkQueue[] = [];
   readonly #unwatch: (() => void)[] = [];
-  readonly #timers: NodeJS.Timeout[] = [];
+  #stopPeriodic: (() => void) | undefined;
   #stopInformers: (() => void) | undefined;
   #started = false;
   #informersSynced = false;
@@ -126,6 +130,9 @@ export class Manager {
       client,
       cloudProvider: cloud('nodeclaim.garbagecollection'),
       clock,
+      ...(this.#o.orphanGraceSeconds !== undefined
+        ? { orphanGraceSeconds: this.#o.orphanGraceSeconds }
+        : {}),
     });
 
     const queue = (
@@ -228,25 +235,16 @@ export class Manager {
     // while no controller ran are found right after a restart or a leader change.
     garbage.add(Singleton);
 
-    for (const task of this.#o.periodic ?? []) {
-      const log = logger.child({ logger: `controller.${task.name}` });
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        task
-          .run()
-          .catch((err: unknown) => log.error({ error: errorText(err) }, 'periodic task failed'))
-          .finally(() => (running = false));
-      }, task.intervalSeconds * 1000);
-      this.#timers.push(timer);
-    }
+    // Each periodic task runs now, then on its interval (kwok kubelets register machines left
+    // from before; Azure GC collects what leaked while no controller ran).
+    this.#stopPeriodic = startPeriodicTasks(this.#o.periodic ?? [], logger);
     logger.info({ queues: this.#queues.map((q) => q.name) }, 'controllers started');
   }
 
   /** Stops watches, timers and informers, and waits for running reconciles. */
   async stop(): Promise<void> {
-    for (const t of this.#timers) clearInterval(t);
+    this.#stopPeriodic?.();
+    this.#stopPeriodic = undefined;
     for (const u of this.#unwatch) u();
     this.#unwatch.length = 0;
     await Promise.all(this.#queues.map((q) => q.stop()));

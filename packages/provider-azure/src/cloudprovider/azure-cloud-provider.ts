@@ -60,11 +60,23 @@ import type { AzureCloudProviderOptions } from './options.js';
 
 const NodePoolLabel = 'karpenter.sh/nodepool';
 
+/**
+ * Upstream's instance GC grace period, seconds: a VM without a NodeClaim is garbage only once its
+ * `timeCreated` is this far in the past (the default of `garbageCollectionGracePeriodSeconds`).
+ */
+export const DefaultGarbageCollectionGracePeriodSeconds = 300;
+
 /** Resources the garbage collector may delete (names in the node resource group). */
 export interface AzureGarbage {
-  /** VMs tagged for this cluster whose node claim no longer exists (older than the grace period). */
+  /** VMs tagged for this cluster whose node claim is gone (older than the grace period), sorted. */
   readonly virtualMachines: readonly string[];
-  /** NICs tagged for this cluster that belong to neither a VM nor an existing node claim. */
+  /**
+   * The provider IDs of `virtualMachines`, in the same order (`azure:///subscriptions/<sub>/
+   * resourceGroups/<rg lower-cased>/providers/Microsoft.Compute/virtualMachines/<vm>`): what the
+   * garbage-collection controller matches Nodes' `spec.providerID` against.
+   */
+  readonly providerIDs: readonly string[];
+  /** NICs tagged for this cluster that belong to neither a VM nor an existing node claim, sorted. */
   readonly networkInterfaces: readonly string[];
 }
 
@@ -585,13 +597,17 @@ export class AzureCloudProvider implements CloudProvider {
   /**
    * What garbage collection should delete (upstream's instance and NIC GC): VMs tagged for this
    * cluster whose node claim is not in `nodeClaimNames` and that are older than the grace period
-   * (default 5 min; a VM just launched has no NodeClaim status yet), and NICs tagged for this
-   * cluster that are attached to no VM and named for no existing node claim or VM — such as the
-   * NIC of a launch that crashed between NIC and VM creation.
+   * (`garbageCollectionGracePeriodSeconds`, default 300 s, measured from the VM's `timeCreated`;
+   * a VM just launched has no NodeClaim status yet), and NICs tagged for this cluster that are
+   * attached to no VM and named for no existing node claim or VM — such as the NIC of a launch
+   * that crashed between NIC and VM creation. VMs of another cluster (cluster tag) are never
+   * listed. Raises the ARM error of a failed list.
    */
   async listGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage> {
     const rg = this.#o.nodeResourceGroup;
-    const graceMs = (this.#o.garbageCollectionGracePeriodSeconds ?? 300) * 1000;
+    const graceMs =
+      (this.#o.garbageCollectionGracePeriodSeconds ?? DefaultGarbageCollectionGracePeriodSeconds) *
+      1000;
     const now = this.#clock.now();
     const vms: string[] = [];
     const liveVms = new Set<string>();
@@ -615,10 +631,20 @@ export class AzureCloudProvider implements CloudProvider {
       if (claim !== undefined && nodeClaimNames.has(claim)) continue;
       nics.push(name);
     }
-    return { virtualMachines: vms.sort(), networkInterfaces: nics.sort() };
+    vms.sort();
+    return {
+      virtualMachines: vms,
+      providerIDs: vms.map((vm) => providerIDForVm(this.#o.subscriptionId, rg, vm)),
+      networkInterfaces: nics.sort(),
+    };
   }
 
-  /** Deletes what {@link listGarbage} finds (VMs with their NIC and disk, then orphan NICs); returns what it deleted. */
+  /**
+   * Deletes what {@link listGarbage} finds — each VM (force deletion) with its NIC and OS disk,
+   * then the orphan NICs — and returns it. A VM already gone counts as collected; any other ARM
+   * error stops the pass and is raised (the next pass retries). Nodes are not touched here: the
+   * caller deletes the Nodes of `providerIDs` (it holds the Kubernetes client).
+   */
   async collectGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage> {
     const garbage = await this.listGarbage(nodeClaimNames);
     const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };

@@ -564,7 +564,11 @@ describe('create: throttling, slow and late-failing operations, clean-up', () =>
       'general-leak1',
     ]);
     const garbage = await h.provider.listGarbage(new Set());
-    expect(garbage).toEqual({ virtualMachines: [], networkInterfaces: ['aks-general-leak1'] });
+    expect(garbage).toEqual({
+      virtualMachines: [],
+      providerIDs: [],
+      networkInterfaces: ['aks-general-leak1'],
+    });
     await h.provider.collectGarbage(new Set());
     expect(h.arm.state.networkInterfaces()).toHaveLength(0);
   });

@@ -2,7 +2,11 @@ import { NodeClaimNotFoundError } from '@karpenter-ts/cloudprovider';
 import type { Node } from '@karpenter-ts/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  AzureCloudProvider,
   DriftReason,
+  allAzureSkus,
+  launchTags,
+  networkInterfaceBody,
   NodeClassHashAnnotation,
   createAzureCredential,
   fetchRetailPrices,
@@ -10,10 +14,13 @@ import {
   AzurePricing,
 } from '../../src/index.js';
 import {
+  BOOTSTRAP_TOKEN,
+  CLUSTER,
   GEN1_IMAGE,
   NODE_RG,
   REGION,
   SUBNET,
+  SUBSCRIPTION,
   nodeClaim,
   readyNodeClass,
   startHarness,
@@ -113,14 +120,61 @@ describe('garbage collection', () => {
     const live = new Set(['general-gc002']);
     expect((await h.provider.listGarbage(live)).virtualMachines).toEqual([]);
     h.clock.advance(301);
+    const providerID = `azure:///subscriptions/${SUBSCRIPTION}/resourceGroups/${NODE_RG.toLowerCase()}/providers/Microsoft.Compute/virtualMachines/aks-general-gc001`;
     expect(await h.provider.listGarbage(live)).toEqual({
       virtualMachines: ['aks-general-gc001'],
+      providerIDs: [providerID],
       networkInterfaces: [],
     });
-    await h.provider.collectGarbage(live);
+    expect((await h.provider.collectGarbage(live)).providerIDs).toEqual([providerID]);
     expect(h.arm.state.virtualMachines().map((v) => v.name)).toEqual(['aks-general-gc002']);
     expect(h.arm.state.networkInterfaces().map((n) => n.name)).toEqual(['aks-general-gc002']);
     expect(h.arm.state.disks().map((d) => d.name)).toEqual(['aks-general-gc002']);
+  });
+
+  it("collects an orphan NIC of this cluster and never touches another cluster's VM", async () => {
+    const other = new AzureCloudProvider({
+      clients: h.clients,
+      subscriptionId: SUBSCRIPTION,
+      location: REGION,
+      nodeResourceGroup: NODE_RG,
+      clusterName: 'other-cluster',
+      clusterEndpoint: 'https://other-cluster.hcp.southcentralus.azmk8s.io:443',
+      kubeletBootstrapToken: BOOTSTRAP_TOKEN,
+      sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE test',
+      vnetSubnetID: SUBNET,
+      getNodeClass: async (name) => h.nodeClasses.get(name),
+      skus: allAzureSkus().filter((s) => s.capabilitySource === 'arm'),
+      clock: h.clock,
+      random: () => 0,
+      pollIntervalMs: 5,
+    });
+    await other.create(nodeClaim('general-gc101'));
+    await h.clients.network.networkInterfaces.beginCreateOrUpdateAndWait(
+      NODE_RG,
+      'aks-general-gc102',
+      networkInterfaceBody({
+        name: 'aks-general-gc102',
+        location: REGION,
+        subnetID: SUBNET,
+        acceleratedNetworking: false,
+        tags: launchTags({ clusterName: CLUSTER, nodePool: 'general', nodeClaim: 'general-gc102' }),
+      }),
+      { updateIntervalInMs: 5 },
+    );
+    h.clock.advance(3600);
+    expect(await h.provider.listGarbage(new Set())).toEqual({
+      virtualMachines: [],
+      providerIDs: [],
+      networkInterfaces: ['aks-general-gc102'],
+    });
+    // Its NodeClaim existing keeps a NIC (a launch between NIC and VM creation).
+    expect((await h.provider.listGarbage(new Set(['general-gc102']))).networkInterfaces).toEqual(
+      [],
+    );
+    await h.provider.collectGarbage(new Set());
+    expect(h.arm.state.virtualMachines().map((v) => v.name)).toEqual(['aks-general-gc101']);
+    expect(h.arm.state.networkInterfaces().map((n) => n.name)).toEqual(['aks-general-gc101']);
   });
 });
 
