@@ -34,6 +34,7 @@ export * from './cloudprovider/instance.js';
 export * from './cloudprovider/retail-prices.js';
 export * from './cloudprovider/catalog-refresh.js';
 export * from './cloudprovider/azure-cloud-provider.js';
+export * from './catalog/resource-skus.js';
 export * from './images/kubernetes-version.js';
 export * from './images/image-families.js';
 export * from './images/node-image-resolver.js';

@@ -18,7 +18,13 @@ import {
   type OperationProvider,
 } from './context.js';
 import { capacityMessage, quotaMessage, type RequestFacts } from './faults.js';
-import { capability, ephemeralOSDiskLimitGB, skuVCPUs, type ResourceSku } from './resource-skus.js';
+import {
+  capability,
+  ephemeralOSDiskLimitGB,
+  sellableZones,
+  skuVCPUs,
+  type ResourceSku,
+} from './resource-skus.js';
 import type { ArmResource } from './state.js';
 
 /** Operation links of Compute requests (API version when the request named none). */
@@ -94,11 +100,12 @@ function validateVm(
       'hardwareProfile.vmSize',
       "Required parameter 'vmSize' is missing (null).",
     );
-  const sku = ctx.skus.get(vmSize.toLowerCase());
+  const sku = ctx.skus.get(vmSize);
   if (!sku)
     throw invalidParameter('vmSize', `The value ${vmSize} provided for the VM size is not valid.`);
-  const info = sku.locationInfo.find((l) => l.location === location);
-  if (!info)
+  // Not sold in the region, or restricted there for the subscription: ARM's SkuNotAvailable.
+  const sellable = sellableZones(sku, location);
+  if (!sellable)
     throw new ArmError(
       409,
       'SkuNotAvailable',
@@ -117,7 +124,7 @@ function validateVm(
         'A virtual machine can be placed in at most one zone, given as a list of one string.',
       );
     zone = zones[0] as string | undefined;
-    if (zone !== undefined && !info.zones.includes(zone))
+    if (zone !== undefined && !sellable.includes(zone))
       throw new ArmError(
         409,
         'SkuNotAvailable',
@@ -295,7 +302,7 @@ function checkQuota(ctx: EmulatorContext, sku: ResourceSku, location: string, sp
   const vms = ctx.state.virtualMachines().filter((v) => v.location === location);
   const vcpus = (v: ArmResource): number => {
     const size = str(obj(v.properties['hardwareProfile'])?.['vmSize']) ?? '';
-    const s = ctx.skus.get(size.toLowerCase());
+    const s = ctx.skus.get(size);
     return s ? skuVCPUs(s) : 0;
   };
   const isSpot = (v: ArmResource): boolean =>
@@ -318,13 +325,13 @@ function checkQuota(ctx: EmulatorContext, sku: ResourceSku, location: string, sp
   const regionalUsage = regular.reduce((a, v) => a + vcpus(v), 0);
   if (q.totalRegional !== undefined && regionalUsage + need > q.totalRegional)
     deny('Total Regional Cores', q.totalRegional, regionalUsage);
-  const familyLimit = q.families.get(sku.family);
+  const familyLimit = sku.family === undefined ? undefined : q.families.get(sku.family);
   if (familyLimit !== undefined) {
     const usage = regular
       .filter(
         (v) =>
-          ctx.skus.get((str(obj(v.properties['hardwareProfile'])?.['vmSize']) ?? '').toLowerCase())
-            ?.family === sku.family,
+          ctx.skus.get(str(obj(v.properties['hardwareProfile'])?.['vmSize']) ?? '')?.family ===
+          sku.family,
       )
       .reduce((a, v) => a + vcpus(v), 0);
     if (usage + need > familyLimit) deny(`${sku.family} Cores`, familyLimit, usage);

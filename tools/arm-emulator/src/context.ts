@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ArmError, resourceNotFound } from './arm-error.js';
 import type { Faults, RequestFacts } from './faults.js';
-import type { ResourceSku } from './resource-skus.js';
+import type { SkuCatalog } from './sku-catalog.js';
 import type { ArmOperation, ArmResource, EmulatorState } from './state.js';
 
 /** A virtual machine that has just finished provisioning, as handed to the boot hook. */
@@ -30,8 +30,8 @@ export interface ArmResponse {
 export interface EmulatorContext {
   readonly state: EmulatorState;
   readonly faults: Faults;
-  /** Lower-cased size name -> SKU. */
-  readonly skus: ReadonlyMap<string, ResourceSku>;
+  /** The VM sizes sold now. */
+  readonly skus: SkuCatalog;
   /** Base URL clients use, without trailing slash. */
   baseUrl(): string;
   /** Polls a long-running operation answers InProgress before completing (default 1). */

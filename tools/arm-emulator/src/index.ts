@@ -5,8 +5,20 @@ export { Faults, capacityMessage, quotaMessage } from './faults.js';
 export type { ActiveFault, CapacityErrorCode, Fault, FaultEffect, FaultMatch } from './faults.js';
 export { EmulatorState } from './state.js';
 export type { ArmOperation, ArmResource, QuotaLimits, RequestRecord } from './state.js';
-export { defaultResourceSkus, capability, ephemeralOSDiskLimitGB } from './resource-skus.js';
-export type { ResourceSku, ResourceSkuCapability } from './resource-skus.js';
+export {
+  capability,
+  ephemeralOSDiskLimitGB,
+  locationRestriction,
+  sellableZones,
+  zoneRestriction,
+} from './resource-skus.js';
+export type {
+  ResourceSku,
+  ResourceSkuCapability,
+  ResourceSkuRestriction,
+} from './resource-skus.js';
+export { shippedResourceSkus } from './shipped-skus.js';
+export { SkuCatalog } from './sku-catalog.js';
 export { retailItems } from './retail-prices.js';
 export type { PriceTable, RetailPriceItem } from './retail-prices.js';
 export { ArmError } from './arm-error.js';

@@ -1,17 +1,30 @@
 /**
  * The VM sizes the emulator sells, in the shape of ARM's Resource SKUs API
  * (`GET /subscriptions/{sub}/providers/Microsoft.Compute/skus`): one record per size with
- * `locations`, `locationInfo[].zones` and string-valued `capabilities`.
- *
- * The default catalog is built from `data/vm-skus.json`, a copy of the provider's 20 VM sizes
- * with real ARM capabilities (see data/README.md for the source).
+ * `locations`, `locationInfo[].zones`, string-valued `capabilities` and `restrictions`, and the
+ * readers of that shape the VM handlers use. The default catalog is in `shipped-skus.ts`.
  */
-import { readFileSync } from 'node:fs';
 
 /** One `capabilities[]` entry of a resource SKU (ARM reports every value as a string). */
 export interface ResourceSkuCapability {
   readonly name: string;
   readonly value: string;
+}
+
+/**
+ * A restriction of a size for the subscription, ARM's shape: `Location` (not sold in the
+ * listed locations) or `Zone` (not sold in `restrictionInfo.zones` of the listed locations).
+ */
+export interface ResourceSkuRestriction {
+  readonly type: 'Location' | 'Zone';
+  /** The locations it applies to (ARM repeats them in `restrictionInfo.locations`). */
+  readonly values: readonly string[];
+  readonly restrictionInfo: {
+    readonly locations: readonly string[];
+    /** `Zone` restrictions: the ARM zone numbers. */
+    readonly zones?: readonly string[];
+  };
+  readonly reasonCode: 'QuotaId' | 'NotAvailableForSubscription';
 }
 
 /** A `Microsoft.Compute/skus` record for a virtual machine size (the fields the emulator uses). */
@@ -22,96 +35,77 @@ export interface ResourceSku {
   readonly tier: string;
   /** `D2s_v3`. */
   readonly size: string;
-  /** ARM quota family, `standardDSv3Family`. */
-  readonly family: string;
+  /** ARM quota family, `standardDSv3Family`; absent when unknown. */
+  readonly family?: string;
   /** Region names, lower case. */
   readonly locations: readonly string[];
   readonly locationInfo: readonly { location: string; zones: readonly string[] }[];
   readonly capabilities: readonly ResourceSkuCapability[];
-  readonly restrictions: readonly unknown[];
+  readonly restrictions: readonly ResourceSkuRestriction[];
 }
 
-interface RawSku {
-  name: string;
-  size: string;
-  tier: string;
-  armFamily: string;
-  vCPUs: number;
-  vCPUsAvailable: number;
-  memoryGiB: number;
-  arch: 'amd64' | 'arm64';
-  hyperVGenerations: string[];
-  gpuCount: number;
-  premiumIO: boolean;
-  acceleratedNetworking: boolean;
-  ephemeralOSDiskSupported: boolean;
-  ephemeralOSDiskPlacements: string[];
-  cachedDiskBytes: number | null;
-  maxResourceVolumeMB: number | null;
-  nvmeDiskSizeMiB: number | null;
-  encryptionAtHostSupported: boolean;
-  trustedLaunchCapable: boolean;
-  lowPriorityCapable: boolean;
-  ultraSSDAvailable: boolean;
-  maxNetworkInterfaces: number;
-  regions: Record<string, string[]>;
-}
-
-function toResourceSku(raw: RawSku): ResourceSku {
-  const caps: [string, string | number | boolean | null | undefined][] = [
-    ['vCPUs', raw.vCPUs],
-    ['vCPUsAvailable', raw.vCPUsAvailable],
-    ['MemoryGB', raw.memoryGiB],
-    ['CpuArchitectureType', raw.arch === 'arm64' ? 'Arm64' : 'x64'],
-    ['HyperVGenerations', raw.hyperVGenerations.join(',')],
-    ['GPUs', raw.gpuCount > 0 ? raw.gpuCount : undefined],
-    ['PremiumIO', raw.premiumIO ? 'True' : 'False'],
-    ['AcceleratedNetworkingEnabled', raw.acceleratedNetworking ? 'True' : 'False'],
-    ['EphemeralOSDiskSupported', raw.ephemeralOSDiskSupported ? 'True' : 'False'],
-    [
-      'SupportedEphemeralOSDiskPlacements',
-      raw.ephemeralOSDiskPlacements.length > 0
-        ? raw.ephemeralOSDiskPlacements.join(',')
-        : undefined,
-    ],
-    ['CachedDiskBytes', raw.cachedDiskBytes],
-    ['MaxResourceVolumeMB', raw.maxResourceVolumeMB],
-    ['NvmeDiskSizeInMiB', raw.nvmeDiskSizeMiB],
-    ['EncryptionAtHostSupported', raw.encryptionAtHostSupported ? 'True' : 'False'],
-    ['TrustedLaunchDisabled', raw.trustedLaunchCapable ? 'False' : 'True'],
-    ['LowPriorityCapable', raw.lowPriorityCapable ? 'True' : 'False'],
-    ['UltraSSDAvailable', raw.ultraSSDAvailable ? 'True' : 'False'],
-    ['MaxNetworkInterfaces', raw.maxNetworkInterfaces],
-  ];
-  const locations = Object.keys(raw.regions).sort();
+/** A `Location` restriction: the subscription may not use the size in `location`. */
+export function locationRestriction(
+  location: string,
+  reasonCode: ResourceSkuRestriction['reasonCode'] = 'NotAvailableForSubscription',
+): ResourceSkuRestriction {
   return {
-    resourceType: 'virtualMachines',
-    name: raw.name,
-    tier: raw.tier,
-    size: raw.size,
-    family: raw.armFamily,
-    locations,
-    locationInfo: locations.map((location) => ({
-      location,
-      zones: [...(raw.regions[location] ?? [])],
-    })),
-    capabilities: caps
-      .filter((c): c is [string, string | number | boolean] => c[1] !== undefined && c[1] !== null)
-      .map(([name, value]) => ({ name, value: String(value) })),
-    restrictions: [],
+    type: 'Location',
+    values: [location],
+    restrictionInfo: { locations: [location] },
+    reasonCode,
   };
 }
 
-let defaults: readonly ResourceSku[] | undefined;
+/** A `Zone` restriction: the subscription may not use the size in `zones` of `location`. */
+export function zoneRestriction(
+  location: string,
+  zones: readonly string[],
+  reasonCode: ResourceSkuRestriction['reasonCode'] = 'NotAvailableForSubscription',
+): ResourceSkuRestriction {
+  return {
+    type: 'Zone',
+    values: [location],
+    restrictionInfo: { locations: [location], zones: [...zones] },
+    reasonCode,
+  };
+}
 
-/** The 20 VM sizes of `data/vm-skus.json` as resource SKUs (regions southcentralus, westcentralus). */
-export function defaultResourceSkus(): readonly ResourceSku[] {
-  if (defaults) return defaults;
-  const file = JSON.parse(
-    readFileSync(new URL('../data/vm-skus.json', import.meta.url), 'utf8'),
-  ) as { skus: RawSku[] };
-  defaults = file.skus.map(toResourceSku);
-  return defaults;
+function restrictionCovers(r: ResourceSkuRestriction, location: string): boolean {
+  return [...r.values, ...r.restrictionInfo.locations].some((l) => l.toLowerCase() === location);
+}
+
+/**
+ * The zones of `location` the subscription may place the size in, or undefined when the size is
+ * not sold there (not listed, or `Location`-restricted). `[]`: regional only.
+ */
+export function sellableZones(sku: ResourceSku, location: string): readonly string[] | undefined {
+  const loc = location.toLowerCase();
+  const info = sku.locationInfo.find((l) => l.location === loc);
+  if (!info) return undefined;
+  const covering = sku.restrictions.filter((r) => restrictionCovers(r, loc));
+  if (covering.some((r) => r.type === 'Location')) return undefined;
+  const blocked = new Set(
+    covering.filter((r) => r.type === 'Zone').flatMap((r) => r.restrictionInfo.zones ?? []),
+  );
+  return blocked.size === 0 ? info.zones : info.zones.filter((z) => !blocked.has(z));
+}
+
+/**
+ * The record as a location-filtered list answers it (`$filter=location eq '<location>'`): only
+ * that location in `locations` and `locationInfo`, and only the restrictions naming it; undefined
+ * when the size is not listed there. Restricted sizes are still listed, as ARM does.
+ */
+export function skuInLocation(sku: ResourceSku, location: string): ResourceSku | undefined {
+  const loc = location.toLowerCase();
+  const info = sku.locationInfo.find((l) => l.location === loc);
+  if (!info) return undefined;
+  return {
+    ...sku,
+    locations: [loc],
+    locationInfo: [info],
+    restrictions: sku.restrictions.filter((r) => restrictionCovers(r, loc)),
+  };
 }
 
 /** The value of a capability, or undefined. */

@@ -10,6 +10,8 @@
  * - `PUT /_emulator/quota`: `{families?: {<armFamily>: vCPUs}, lowPriority?: n|null, totalRegional?: n|null}`.
  * - `POST /_emulator/community-gallery-versions`: publishes an image version (body: a
  *   {@link CommunityGalleryImageVersionSpec}).
+ * - `PUT /_emulator/skus`: puts a VM size on sale (body: a {@link ResourceSku}); `DELETE
+ *   /_emulator/skus/{name}`: withdraws one.
  */
 import {
   createServer as createHttpServer,
@@ -43,7 +45,9 @@ import {
   putNetworkInterface,
 } from './network.js';
 import { getOperationResult, getOperationStatus } from './operations.js';
-import { defaultResourceSkus, type ResourceSku } from './resource-skus.js';
+import type { ResourceSku } from './resource-skus.js';
+import { shippedResourceSkus } from './shipped-skus.js';
+import { SkuCatalog } from './sku-catalog.js';
 import {
   defaultOnDemandPrices,
   queryRetailPrices,
@@ -64,7 +68,10 @@ export interface ArmEmulatorOptions {
    * policy refuses `http://` URLs, so SDK clients need TLS; plain HTTP suits other clients.
    */
   readonly tls?: boolean;
-  /** VM sizes sold; default: the 20 sizes of data/vm-skus.json. */
+  /**
+   * VM sizes sold at start; default: the whole catalog shipped in @karpenter-ts/provider-azure,
+   * where it offers each size ({@link shippedResourceSkus}). Change it later through `skus`.
+   */
   readonly skus?: readonly ResourceSku[];
   /** Prices of the retail endpoint; defaults in retail-prices.ts. */
   readonly prices?: { onDemand?: PriceTable; spot?: PriceTable; spotFraction?: number };
@@ -84,6 +91,8 @@ export interface ArmEmulator {
   readonly ca: string | undefined;
   readonly state: EmulatorState;
   readonly faults: Faults;
+  /** The VM sizes sold now (list answers and VM create validation); tests may change it. */
+  readonly skus: SkuCatalog;
   /** Sets core quota limits (vCPUs); `null` removes a limit. */
   setQuota(limits: {
     families?: Record<string, number | null>;
@@ -129,9 +138,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promise<ArmEmulator> {
   const state = new EmulatorState();
   const faults = new Faults();
-  const skus = new Map(
-    (options.skus ?? defaultResourceSkus()).map((s) => [s.name.toLowerCase(), s]),
-  );
+  const initialSkus = options.skus;
+  const skus = new SkuCatalog(() => initialSkus ?? shippedResourceSkus());
   const prices: RetailPrices = {
     onDemand: options.prices?.onDemand ?? defaultOnDemandPrices(),
     spot: options.prices?.spot ?? {},
@@ -183,6 +191,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
     ca: identity?.cert,
     state,
     faults,
+    skus,
     setQuota: (limits) => setQuota(state, limits),
     publishImageVersion: (spec) => state.communityGalleries.publish(spec),
     removeImageVersion: (gallery, image, version) =>
@@ -335,10 +344,10 @@ async function handle(
     const location = /location\s+eq\s+'([^']+)'/i
       .exec(url.searchParams.get('$filter') ?? '')?.[1]
       ?.toLowerCase();
-    const value = [...ctx.skus.values()].filter(
-      (s) => location === undefined || s.locations.includes(location),
-    );
-    return { status: 200, body: { value } };
+    const failure = ctx.faults.take({ method, resourceType: 'skus' }, ['error']);
+    if (failure?.kind === 'error')
+      throw new ArmError(failure.status, failure.code, failure.message);
+    return { status: 200, body: { value: ctx.skus.list(location) } };
   }
   const [, sub, rg, , type] = arm as unknown as [string, string, string, string, string];
   const t = type.toLowerCase();
@@ -405,6 +414,20 @@ async function control(
   }
   if (path === '/_emulator/community-gallery-versions' && method === 'POST') {
     state.communityGalleries.publish((body ?? {}) as CommunityGalleryImageVersionSpec);
+    return { status: 204 };
+  }
+  if (path === '/_emulator/skus' && method === 'PUT') {
+    try {
+      ctx.skus.sell(body as ResourceSku);
+    } catch (e) {
+      throw new ArmError(400, 'InvalidSku', (e as Error).message);
+    }
+    return { status: 204 };
+  }
+  const sku = /^\/_emulator\/skus\/([^/]+)$/.exec(path);
+  if (sku && method === 'DELETE') {
+    if (!ctx.skus.stopSelling(decodeURIComponent(sku[1] as string)))
+      throw new ArmError(404, 'NotFound', `No VM size ${sku[1]} is sold.`);
     return { status: 204 };
   }
   if (path === '/_emulator/quota' && method === 'PUT') {

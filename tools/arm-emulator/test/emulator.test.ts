@@ -1,7 +1,7 @@
 import { request } from 'node:https';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startArmEmulator, type ArmEmulator, type BootedVirtualMachine } from '../src/index.js';
-import { LOCATION, RG, SUBSCRIPTION, clients, nicBody, vmBody } from './sdk-clients.js';
+import { RG, SUBSCRIPTION, clients, nicBody, vmBody } from './sdk-clients.js';
 
 const fast = { updateIntervalInMs: 5 };
 
@@ -281,18 +281,6 @@ describe('ARM emulator through the real Azure SDKs', () => {
     const vm = await compute.virtualMachines.get(RG, 'aks-t');
     expect(vm.name).toBe('aks-t');
     expect(emulator.state.requests.filter((r) => r.status === 429).length - before).toBe(2);
-  });
-
-  it('lists resource SKUs for a location with capabilities and zones', async () => {
-    const { compute } = clients(emulator);
-    const skus = [];
-    for await (const s of compute.resourceSkus.list({ filter: `location eq '${LOCATION}'` }))
-      skus.push(s);
-    expect(skus).toHaveLength(20);
-    const d2 = skus.find((s) => s.name === 'Standard_D2s_v3');
-    expect(d2?.locationInfo?.[0]?.zones).toEqual(['1', '2', '3']);
-    expect(d2?.capabilities?.find((c) => c.name === 'vCPUs')?.value).toBe('2');
-    expect(d2?.family).toBe('standardDSv3Family');
   });
 });
 

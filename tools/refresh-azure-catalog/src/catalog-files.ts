@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ArmSkuRecord } from './resource-skus.js';
+import type { ArmSkuRecord } from '@karpenter-ts/provider-azure';
 import type { PriceTable, RetailPrices } from './retail-prices.js';
 
 /** Shape of pricing.json (on-demand and, once refreshed live, spot). */

@@ -2,7 +2,7 @@
  * One refresh run: prices and/or SKUs for a list of regions, written into the data folder.
  */
 import { readKnownSkus, readPricedRegions, writeArmSkus, writePricing } from './catalog-files.js';
-import { listArmSkus, type ResourceSkuLister } from './resource-skus.js';
+import { listArmSkus, type ResourceSkuLister } from '@karpenter-ts/provider-azure';
 import { fetchRetailPrices, type FetchLike } from './retail-prices.js';
 
 /** Inputs of {@link refreshCatalog}. */

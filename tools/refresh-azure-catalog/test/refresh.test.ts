@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ComputeManagementClient } from '@azure/arm-compute';
+import { listArmSkus } from '@karpenter-ts/provider-azure';
 import {
   classifyPriceItem,
   fetchRetailPrices,
-  listArmSkus,
   refreshCatalog,
   retailPricesFilter,
 } from '../src/index.js';

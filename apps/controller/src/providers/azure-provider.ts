@@ -12,6 +12,7 @@ import {
   RETAIL_PRICES_ENDPOINT,
   createArmClients,
   fetchRetailPrices,
+  listRegionAzureSkus,
   createAzureCredential,
   type AKSNodeClass,
   type ArmClientOptions,
@@ -33,10 +34,11 @@ export interface AzureWiring {
   /** Garbage collection of VMs and NICs without a NodeClaim (every 2 min). */
   readonly periodic: readonly PeriodicTask[];
   /**
-   * Live retail prices at start and every 12 h; undefined when there is no prices endpoint (a
-   * cloud other than the public one, as upstream). The operator starts and stops it.
+   * VM sizes from ARM's Resource SKUs API of the region at start and every 12 h (every cloud),
+   * and live retail prices on the same schedule when there is a prices endpoint (the public
+   * cloud, as upstream). The operator starts and stops it.
    */
-  readonly catalogRefresher: CatalogRefresher | undefined;
+  readonly catalogRefresher: CatalogRefresher;
 }
 
 /** Inputs of {@link wireAzureProvider}. */
@@ -51,7 +53,7 @@ export interface AzureWiringInputs {
   readonly userAgent: string;
   /** A credential to use instead of the one `settings.credential` selects (tests). */
   readonly credential?: ArmClientOptions['credential'];
-  /** VM sizes to offer instead of the whole shipped catalog (tests). */
+  /** VM sizes to offer until the first SKU refresh instead of the shipped catalog (tests). */
   readonly skus?: readonly AzureSku[];
   /** ARM long-running operation poll interval, ms (default the provider's 3 s). */
   readonly pollIntervalMs?: number;
@@ -115,23 +117,25 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
   const pricesEndpoint =
     inputs.retailPricesEndpoint ??
     (s.armEndpoint === undefined ? RETAIL_PRICES_ENDPOINT : undefined);
-  const catalogRefresher =
-    pricesEndpoint === undefined
-      ? undefined
-      : new CatalogRefresher({
-          catalog: cloudProvider,
-          region: s.location,
-          fetchPrices: (region) =>
+  const catalogRefresher = new CatalogRefresher({
+    catalog: cloudProvider,
+    region: s.location,
+    fetchSkus: (region) => listRegionAzureSkus(clients.compute, region),
+    ...(pricesEndpoint === undefined
+      ? {}
+      : {
+          fetchPrices: (region: string) =>
             fetchRetailPrices({
               region,
               endpoint: pricesEndpoint,
               ...(s.armCA !== undefined ? { tlsCA: s.armCA } : {}),
             }),
-          logger: {
-            info: (message, fields) => logger.info(fields ?? {}, message),
-            warn: (message, fields) => logger.warn(fields ?? {}, message),
-          },
-        });
+        }),
+    logger: {
+      info: (message, fields) => logger.info(fields ?? {}, message),
+      warn: (message, fields) => logger.warn(fields ?? {}, message),
+    },
+  });
   return {
     cloudProvider,
     catalogRefresher,

@@ -1,5 +1,6 @@
 /**
- * `--provider azure` end to end: the operator (in-process) launches VMs through the real Azure
+ * `--provider azure` end to end: the operator (in-process) lists the region's VM sizes from the
+ * emulator's Resource SKUs API at start and launches VMs through the real Azure
  * SDKs against the ARM emulator (in-process, HTTPS with its throw-away CA in `ARM_CA_FILE`);
  * every booted VM's emulated kubelet registers its Node in the real control plane, the real
  * kube-scheduler binds the pods; scaling to zero and deleting the node claims leaves no VM, NIC
@@ -180,7 +181,25 @@ afterAll(async () => {
 });
 
 describe('karpenter-ts-controller --provider azure against the ARM emulator', () => {
-  it('marks the AKSNodeClass Ready with the API server version and node images', async () => {
+  it('refreshes the VM sizes of its region from ARM at start and logs it', async () => {
+    const line = await eventually(
+      'the VM size refresh to be logged',
+      async () =>
+        logLines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((l) => l['message'] === 'refreshed VM sizes'),
+      30_000,
+    );
+    const sold = arm.skus.list(REGION).length;
+    expect(line).toMatchObject({ region: REGION, sizes: sold });
+    expect(operator.azure?.skus).toHaveLength(sold);
+    const [list] = arm.state.requestsTo('GET', '/providers/Microsoft.Compute/skus');
+    expect(new URL(list?.url ?? '', arm.url).searchParams.get('$filter')).toBe(
+      `location eq '${REGION}'`,
+    );
+  });
+
+  it('marks the AKSNodeClass Ready with the API server version and the newest gallery images', async () => {
     await createPool('azure');
     const nc = await eventually(
       'the AKSNodeClass to be Ready',

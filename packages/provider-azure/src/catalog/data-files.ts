@@ -10,9 +10,15 @@ import { readFileSync } from 'node:fs';
 export interface RawArmSku {
   readonly name: string;
   readonly size: string;
+  /** ARM SKU tier, `Standard`. */
+  readonly tier?: string;
   readonly armFamily: string;
   readonly vCPUs: number;
   readonly vCPUsAvailable: number;
+  /** vCPUs per physical core (2 with hyperthreading). */
+  readonly vCPUsPerCore?: number;
+  /** `MaxNetworkInterfaces` capability (count); in the shipped file, not read by the provider. */
+  readonly maxNetworkInterfaces?: number;
   readonly memoryGiB: number;
   readonly arch: 'amd64' | 'arm64';
   readonly hyperVGenerations: readonly ('V1' | 'V2')[];

@@ -85,12 +85,18 @@ export function ephemeralOSDisk(sku: RawArmSku): {
   return { sizeGB: 0, placement: undefined };
 }
 
-function fromArm(raw: RawArmSku): AzureSku {
+/**
+ * The AzureSku of an ARM resource-SKU record (a `vm-skus.json` record, or one converted from a
+ * live Resource SKUs answer by `toArmSkuRecord`): capabilities are read as they are, nothing is
+ * inferred (`capabilitySource: 'arm'`); `armZones` is the record's region -> zones map; an empty
+ * ARM family becomes undefined.
+ */
+export function azureSkuFromArmRecord(raw: RawArmSku): AzureSku {
   const eph = ephemeralOSDisk(raw);
   return {
     name: raw.name,
     sizeName: parseVMSizeName(raw.name),
-    armFamily: raw.armFamily,
+    armFamily: raw.armFamily || undefined,
     vCPUs: raw.vCPUs,
     memoryGiB: raw.memoryGiB,
     arch: raw.arch,
@@ -197,7 +203,7 @@ export function allAzureSkus(): readonly AzureSku[] {
     const sku = fromSizes(raw, known.has(raw.name));
     if (sku) byName.set(sku.name, sku);
   }
-  for (const raw of loadArmSkus()) byName.set(raw.name, fromArm(raw));
+  for (const raw of loadArmSkus()) byName.set(raw.name, azureSkuFromArmRecord(raw));
   all = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return all;
 }

@@ -1,19 +1,23 @@
 /**
- * Periodic refresh of the Azure catalog (reference azure-provider.md 6): retail prices of the
- * cluster's region are fetched at start and every 12 hours by default; VM sizes (resource SKUs)
- * are refreshed on their own interval when a SKU source is configured. A successful refresh
- * replaces the provider's data and rebuilds its instance-type cache; a failed one is logged and
- * the provider keeps serving the last good data (at first, the shipped catalog), as upstream does.
+ * Periodic refresh of the Azure catalog (reference azure-provider.md 5.1 and 6), each part only
+ * when it has a source: retail prices of the cluster's region at start and every 12 hours by
+ * default, and VM sizes (the Resource SKUs API of the region, see `catalog/resource-skus.ts`) at
+ * start and every 12 hours by default, as upstream. A successful refresh replaces the provider's
+ * data and rebuilds its instance-type cache; a failed or empty one is logged and the provider
+ * keeps serving the last good data (at first, the shipped catalog), as upstream does.
  *
  * Timers go through an injectable {@link RefreshTimer} so tests drive refreshes without waiting.
  */
 import { AzurePricing } from '../catalog/pricing.js';
 import type { AzureSku } from '../catalog/sku.js';
 import type { AzureProviderLogger } from './options.js';
-import { fetchRetailPrices, pricingWithLiveRegion, type RegionPrices } from './retail-prices.js';
+import { pricingWithLiveRegion, type RegionPrices } from './retail-prices.js';
 
 /** Upstream's pricing refresh period: 12 hours, in ms. */
 export const DEFAULT_PRICING_REFRESH_MS = 12 * 60 * 60 * 1000;
+
+/** Upstream's VM size (resource SKU) refresh period: 12 hours, in ms. */
+export const DEFAULT_SKU_REFRESH_MS = 12 * 60 * 60 * 1000;
 
 /** Schedules a repeating task; returns a function that cancels it. */
 export interface RefreshTimer {
@@ -40,27 +44,34 @@ export interface RefreshableCatalog {
 /** Options of {@link CatalogRefresher}. */
 export interface CatalogRefreshOptions {
   readonly catalog: RefreshableCatalog;
-  /** ARM region whose prices are fetched, e.g. `eastus`. */
+  /** ARM region whose prices and VM sizes are fetched, e.g. `eastus`. */
   readonly region: string;
   /** Prices for regions other than `region`; default the shipped static table. */
   readonly basePricing?: AzurePricing;
-  /** Fetches one region's live prices; default {@link fetchRetailPrices} on the public endpoint. */
+  /**
+   * Fetches one region's live prices (e.g. `fetchRetailPrices`); without it prices are never
+   * refreshed and the shipped table stays (upstream refreshes prices in the public cloud only).
+   */
   readonly fetchPrices?: (region: string) => Promise<RegionPrices>;
-  /** Source of VM sizes (e.g. the Resource SKUs API); without it sizes are never refreshed. */
-  readonly fetchSkus?: () => Promise<readonly AzureSku[]>;
+  /**
+   * Fetches the VM sizes sold in one region (e.g. `listRegionAzureSkus(clients.compute, region)`);
+   * without it sizes are never refreshed and the shipped catalog stays.
+   */
+  readonly fetchSkus?: (region: string) => Promise<readonly AzureSku[]>;
   /** Period of the price refresh, ms; default {@link DEFAULT_PRICING_REFRESH_MS}. */
   readonly pricingIntervalMs?: number;
-  /** Period of the SKU refresh, ms; default the pricing period. */
+  /** Period of the SKU refresh, ms; default {@link DEFAULT_SKU_REFRESH_MS}. */
   readonly skuIntervalMs?: number;
   readonly timer?: RefreshTimer;
   readonly logger?: AzureProviderLogger;
 }
 
-/** Refreshes prices (and SKUs when a source is given) into the provider on an interval. */
+/** Refreshes prices and VM sizes (each when it has a source) into the provider on intervals. */
 export class CatalogRefresher {
   readonly #o: CatalogRefreshOptions;
   readonly #base: AzurePricing;
   #cancel: (() => void)[] = [];
+  #started = false;
   #inflightPrices: Promise<boolean> | undefined;
   #inflightSkus: Promise<boolean> | undefined;
 
@@ -77,33 +88,38 @@ export class CatalogRefresher {
   }
 
   /**
-   * Refreshes once now (not awaited) and then on the intervals. Calling it twice is a no-op.
-   * Returns the initial refreshes so callers may wait for them; they never reject.
+   * Refreshes each part that has a source once now and then on its interval. Calling it twice
+   * is a no-op. Returns the initial refreshes so callers may wait for them; they never reject.
    */
   start(): Promise<void> {
-    if (this.#cancel.length > 0) return Promise.resolve();
+    if (this.#started) return Promise.resolve();
+    this.#started = true;
     const timer = this.#o.timer ?? systemRefreshTimer;
-    const pricingMs = this.#o.pricingIntervalMs ?? DEFAULT_PRICING_REFRESH_MS;
-    this.#cancel.push(timer.every(pricingMs, () => void this.refreshPrices()));
-    const first: Promise<boolean>[] = [this.refreshPrices()];
+    const first: Promise<boolean>[] = [];
+    if (this.#o.fetchPrices) {
+      const pricingMs = this.#o.pricingIntervalMs ?? DEFAULT_PRICING_REFRESH_MS;
+      this.#cancel.push(timer.every(pricingMs, () => void this.refreshPrices()));
+      first.push(this.refreshPrices());
+    }
     if (this.#o.fetchSkus) {
-      this.#cancel.push(
-        timer.every(this.#o.skuIntervalMs ?? pricingMs, () => void this.refreshSkus()),
-      );
+      const skuMs = this.#o.skuIntervalMs ?? DEFAULT_SKU_REFRESH_MS;
+      this.#cancel.push(timer.every(skuMs, () => void this.refreshSkus()));
       first.push(this.refreshSkus());
     }
     return Promise.all(first).then(() => undefined);
   }
 
-  /** Cancels the intervals (a refresh in flight still completes). */
+  /** Cancels the intervals (a refresh in flight still completes); {@link start} may follow. */
   stop(): void {
     for (const cancel of this.#cancel) cancel();
     this.#cancel = [];
+    this.#started = false;
   }
 
   /**
    * Fetches the region's prices and, when they hold any on-demand price, installs them. Resolves
-   * true on success, false on failure (logged; the last good prices stay). Concurrent calls share one fetch.
+   * true on success, false on failure (logged; the last good prices stay) and when no price
+   * source is configured. Concurrent calls share one fetch.
    */
   refreshPrices(): Promise<boolean> {
     this.#inflightPrices ??= this.#refreshPrices().finally(() => {
@@ -122,8 +138,9 @@ export class CatalogRefresher {
 
   async #refreshPrices(): Promise<boolean> {
     const region = this.#o.region;
+    const fetch = this.#o.fetchPrices;
+    if (!fetch) return false;
     try {
-      const fetch = this.#o.fetchPrices ?? ((r: string) => fetchRetailPrices({ region: r }));
       const live = await fetch(region);
       const sizes = Object.keys(live.onDemand).length;
       // An empty answer would make every size unpriced (999): treat it as a failure.
@@ -145,15 +162,19 @@ export class CatalogRefresher {
   }
 
   async #refreshSkus(): Promise<boolean> {
-    if (!this.#o.fetchSkus) return false;
+    const region = this.#o.region;
+    const fetch = this.#o.fetchSkus;
+    if (!fetch) return false;
     try {
-      const skus = await this.#o.fetchSkus();
+      const skus = await fetch(region);
+      // An empty answer would leave nothing to launch: treat it as a failure.
       if (skus.length === 0) throw new Error('the SKU source returned no VM sizes');
       this.#o.catalog.updateCatalog({ skus });
-      this.#o.logger?.info('refreshed VM sizes', { sizes: skus.length });
+      this.#o.logger?.info('refreshed VM sizes', { region, sizes: skus.length });
       return true;
     } catch (err) {
       this.#o.logger?.warn('VM size refresh failed; keeping the last good sizes', {
+        region,
         error: (err as Error).message,
       });
       return false;

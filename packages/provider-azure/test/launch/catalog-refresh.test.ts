@@ -133,6 +133,17 @@ describe('catalog refresh', () => {
     ]);
   });
 
+  it('without a price source never asks for prices, and with no source at all schedules nothing', async () => {
+    const timer = new ManualTimer();
+    const r = new CatalogRefresher({ catalog: h.provider, region: REGION, timer });
+    await r.start();
+    expect(timer.tasks).toEqual([]);
+    expect(await r.refreshPrices()).toBe(false);
+    expect(await r.refreshSkus()).toBe(false);
+    expect(h.arm.state.requestsTo('GET', '/api/retail/prices')).toEqual([]);
+    expect(h.provider.pricing).toBeUndefined();
+  });
+
   it('rejects a non-positive interval naming the option', () => {
     expect(() => refresher(new ManualTimer(), { pricingIntervalMs: 0 })).toThrow(
       /pricingIntervalMs/,

@@ -178,7 +178,7 @@ export async function startHarness(
     kubeletIdentityClientID: '11111111-2222-3333-4444-555555555555',
     dnsServiceIP: '10.0.0.10',
     getNodeClass: async (name) => nodeClasses.get(name),
-    // The 20 sizes with real ARM data: the ones the emulator sells.
+    // The 20 sizes with real ARM data (the emulator sells the whole shipped catalog).
     skus: allAzureSkus().filter((s) => s.capabilitySource === 'arm'),
     clock,
     random: () => 0,
