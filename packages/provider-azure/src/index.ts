@@ -38,3 +38,4 @@ export * from './catalog/resource-skus.js';
 export * from './images/kubernetes-version.js';
 export * from './images/image-families.js';
 export * from './images/node-image-resolver.js';
+export * from './launch/ip-family.js';

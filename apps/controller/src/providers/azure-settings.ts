@@ -6,7 +6,7 @@
  * (`KUBELET_BOOTSTRAP_TOKEN`, credential variables) are kept out of {@link describeAzureSettings}.
  */
 import { readFileSync } from 'node:fs';
-import type { AzureCredentialOptions } from '@karpenter-ts/provider-azure';
+import { dnsServiceIPProblem, type AzureCredentialOptions } from '@karpenter-ts/provider-azure';
 
 /** What the Azure provider needs from the environment. */
 export interface AzureSettings {
@@ -19,6 +19,10 @@ export interface AzureSettings {
   /** Secret: only ever written into VM custom data. */
   readonly kubeletBootstrapToken: string;
   readonly sshPublicKey: string;
+  /**
+   * Cluster DNS ClusterIP (`DNS_SERVICE_IP`), an IPv4 address: the node IP family is derived from
+   * it (IPv4 only; an IPv6 address is refused, as AKS's Karpenter supports no IPv6/dual-stack).
+   */
   readonly dnsServiceIP?: string;
   readonly nodeIdentities: readonly string[];
   readonly kubeletIdentityClientID?: string;
@@ -46,7 +50,9 @@ export interface AzureSettings {
 
 /**
  * Reads the settings from `env`. Raises Error naming every missing or malformed variable at
- * once (no partial configuration); never includes a secret's value in the message.
+ * once (no partial configuration), including a `DNS_SERVICE_IP` that is not an IPv4 address
+ * (IPv6 means an IPv6/dual-stack cluster, unsupported); never includes a secret's value in the
+ * message.
  */
 export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
   const problems: string[] = [];
@@ -118,6 +124,12 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
     problems.push(
       `AKS_NODE_IMAGE_VERSION must be a gallery image version such as 202506.10.0, got ${JSON.stringify(pin)}`,
     );
+
+  // The node IP family is derived from the DNS service IP (upstream's rule); IPv6 and
+  // dual-stack clusters are not supported, so refuse them at start, not at the first launch.
+  const dns = get('DNS_SERVICE_IP');
+  const dnsProblem = dns === '' ? undefined : dnsServiceIPProblem(dns);
+  if (dnsProblem !== undefined) problems.push(`DNS_SERVICE_IP ${dnsProblem}`);
 
   if (problems.length > 0) throw new Error(`--provider azure: ${problems.join('; ')}`);
 

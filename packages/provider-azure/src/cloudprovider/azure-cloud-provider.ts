@@ -37,6 +37,7 @@ import {
   type AttemptedOffering,
 } from '../launch/arm-errors.js';
 import { bootstrapCustomData } from '../launch/custom-data.js';
+import { dnsServiceIPProblem, nodeIPFamily, type NodeIPFamily } from '../launch/ip-family.js';
 import { imageForInstanceType } from '../launch/images.js';
 import {
   nodeClaimNameForVm,
@@ -110,7 +111,14 @@ export class AzureCloudProvider implements CloudProvider {
   #pricing: AzurePricing | undefined;
   #catalogSeq = -1;
   readonly #deleting = new Map<string, Promise<void>>();
+  /** Derived from `dnsServiceIP` as upstream does; always ipv4 (IPv6 is refused above). */
+  readonly #nodeIPFamily: NodeIPFamily;
 
+  /**
+   * Raises Error naming the option when a required one is empty or `dnsServiceIP` is not an IPv4
+   * address (an IPv6 DNS service IP means an IPv6 or dual-stack cluster, unsupported as in AKS's
+   * Karpenter).
+   */
   constructor(options: AzureCloudProviderOptions) {
     for (const field of [
       'subscriptionId',
@@ -121,6 +129,10 @@ export class AzureCloudProvider implements CloudProvider {
     ] as const) {
       if (!options[field]) throw new Error(`azure provider: option ${field} is required`);
     }
+    const dnsProblem =
+      options.dnsServiceIP === undefined ? undefined : dnsServiceIPProblem(options.dnsServiceIP);
+    if (dnsProblem) throw new Error(`azure provider: option dnsServiceIP ${dnsProblem}`);
+    this.#nodeIPFamily = nodeIPFamily(options.dnsServiceIP);
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#cache = new UnavailableOfferingsCache({ clock: this.#clock });
@@ -323,6 +335,7 @@ export class AzureCloudProvider implements CloudProvider {
       },
       evictionMemoryAvailable: instanceType.overhead.evictionThreshold['memory'] ?? 0,
       ...(this.#o.dnsServiceIP ? { clusterDNS: this.#o.dnsServiceIP } : {}),
+      nodeIPFamily: this.#nodeIPFamily,
       imageFamily: params.imageFamily,
     });
     const rg = this.#o.nodeResourceGroup;

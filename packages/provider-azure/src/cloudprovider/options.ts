@@ -45,7 +45,11 @@ export interface AzureCloudProviderOptions {
   readonly additionalTags?: Readonly<Record<string, string>>;
   /** `NODE_OSDISK_DISKENCRYPTIONSET_ID`. */
   readonly diskEncryptionSetID?: string;
-  /** `DNS_SERVICE_IP`. */
+  /**
+   * `DNS_SERVICE_IP`: the cluster DNS ClusterIP, passed to the kubelet as `--cluster-dns`. The
+   * node IP family is derived from it (see `nodeIPFamily`); it must be IPv4, since IPv6 and
+   * dual-stack clusters are not supported (the constructor raises Error otherwise).
+   */
   readonly dnsServiceIP?: string;
   readonly networkPlugin?: NetworkPlugin;
   readonly networkPluginMode?: NetworkPluginMode;

@@ -2,7 +2,13 @@
  * Bootstrap custom data: the script a VM runs at first boot to join the cluster. It carries the
  * kubelet's node labels, taints (`karpenter.sh/unregistered`, the node claim's taints and startup
  * taints), max pods, kube-reserved and eviction threshold, the API server endpoint, the cluster
- * DNS IP and the bootstrap token.
+ * DNS IP, the node IP family and the bootstrap token.
+ *
+ * The node IP family (`NODE_IP_FAMILY`, see ip-family.ts) is pinned with kubelet's `--node-ip`
+ * set to the family's unspecified address: `0.0.0.0` makes the kubelet take the node's default
+ * IPv4 address (and, with an external cloud provider, leaves the cloud's IPv4-first addresses
+ * as they are), `::` would prefer the default IPv6 address (kubelet `--node-ip` reference). The
+ * provider only launches IPv4 nodes today.
  *
  * This is karpenter-ts's own, minimal bootstrap contract, not AKS's node bootstrap (AKS's
  * scriptless bootstrap drives a large set of CSE variables baked into its node images). The
@@ -13,6 +19,7 @@
  * on GET) and never logged.
  */
 import { Taints, type Taint } from '@karpenter-ts/api';
+import type { NodeIPFamily } from './ip-family.js';
 
 /** What the bootstrap needs. */
 export interface BootstrapInputs {
@@ -30,6 +37,8 @@ export interface BootstrapInputs {
   readonly evictionMemoryAvailable: number;
   /** Kubernetes DNS service IP (`DNS_SERVICE_IP`). */
   readonly clusterDNS?: string;
+  /** The node IP family (derived from the DNS service IP, see `nodeIPFamily`). */
+  readonly nodeIPFamily: NodeIPFamily;
   /** Node image family (`Ubuntu`, `AzureLinux`, ...). */
   readonly imageFamily: string;
 }
@@ -44,6 +53,9 @@ function taintFlag(t: Taint): string {
 function quote(v: string): string {
   return `'${v.replaceAll("'", "'\\''")}'`;
 }
+
+/** kubelet `--node-ip` value per family: the unspecified address selects that family's default. */
+const NodeIPFlag: Readonly<Record<NodeIPFamily, string>> = { ipv4: '0.0.0.0', ipv6: '::' };
 
 /** The kubelet flags the node runs with (labels sorted by key, taints in order). */
 export function kubeletFlags(inputs: BootstrapInputs): string[] {
@@ -64,6 +76,7 @@ export function kubeletFlags(inputs: BootstrapInputs): string[] {
     '--system-reserved=cpu=0m,memory=0Mi',
     `--eviction-hard=memory.available<${mi(inputs.evictionMemoryAvailable)}`,
     ...(inputs.clusterDNS ? [`--cluster-dns=${inputs.clusterDNS}`] : []),
+    `--node-ip=${NodeIPFlag[inputs.nodeIPFamily]}`,
   ];
 }
 
@@ -75,6 +88,7 @@ export function bootstrapScript(inputs: BootstrapInputs): string {
     ['BOOTSTRAP_TOKEN', inputs.bootstrapToken],
     ['IMAGE_FAMILY', inputs.imageFamily],
     ['MAX_PODS', String(inputs.maxPods)],
+    ['NODE_IP_FAMILY', inputs.nodeIPFamily],
     ['KUBELET_FLAGS', kubeletFlags(inputs).join(' ')],
   ];
   return [

@@ -20,7 +20,10 @@ export interface NicInputs {
   readonly networkSecurityGroupID?: string;
 }
 
-/** The NIC: one primary dynamic IPv4 configuration named after the NIC, IP forwarding off. */
+/**
+ * The NIC: one primary dynamic IPv4 configuration named after the NIC, IP forwarding off. IPv4
+ * only, matching the bootstrap's `NODE_IP_FAMILY=ipv4` (IPv6 clusters are refused, ip-family.ts).
+ */
 export function networkInterfaceBody(inputs: NicInputs): NetworkInterface {
   return {
     location: inputs.location,
