@@ -215,7 +215,17 @@ describe('a controller killed while a VM PUT is in flight (--provider azure)', (
     const putsBefore = arm.state.requestsTo('PUT', '/virtualMachines/').length;
     controller = await startController('azure-restarted', args(), env);
     const pods = await workload.allPodsBound(45_000);
-    const claims = await workload.nodeClaims();
+    // The Nodes booted before the restart, so one lifecycle pass launches (finds the VM),
+    // registers (untaints the Node: pods bind) and only then writes the status, as upstream's
+    // single status patch per reconcile: the provider IDs land just after the pods bind.
+    const claims = await eventually(
+      'every node claim to carry its provider ID',
+      async () => {
+        const claims = await workload.nodeClaims();
+        return claims.every((c) => c.status?.providerID) ? claims : false;
+      },
+      15_000,
+    );
     const nodes = await workload.nodes();
     // The same node claims, each on the VM launched before the crash: no new VM PUT.
     expect(claims.map((c) => c.metadata.name).sort()).toEqual(claimNames);
