@@ -26,6 +26,13 @@ let sumP: usize = 0; // RP f64: claim requests + pod requests (internal)
 let boundP: usize = 0; // RP f64: a bucket bound being recomputed (internal)
 let allocP: usize = 0; // T*RP f64: allocatable, row-major
 
+// fit index (README "Fit index"), laid out by `indexAlloc` after the host wrote allocatable
+let S: i32 = 0; // threshold slots per resource (the last is +inf with an empty mask)
+let thrP: usize = 0; // R*S f64: ascending thresholds per resource, +inf padded
+let geP: usize = 0; // R*S*W u32: rows with allocatable >= threshold, per resource and slot
+let chkP: usize = 0; // W u32: rows that need an exact check (internal)
+let fitP: usize = 0; // W u32: rows that fit, for claimHasFit (internal)
+
 // claims, capacity cCap (a multiple of 32), cWords = cCap / 32
 let cCap: i32 = 0;
 let cWords: i32 = 0;
@@ -82,7 +89,10 @@ export function reset(typeCount: i32, resourceCount: i32): void {
   maskP = arenaAlloc(<usize>W << 2);
   outP = arenaAlloc(<usize>W << 2);
   allocP = arenaAlloc((<usize>T * RP) << 3);
+  chkP = arenaAlloc(<usize>W << 2);
+  fitP = arenaAlloc(<usize>W << 2);
   memory.fill(reqP, 0, arenaTop - reqP);
+  S = 0;
   cCap = 0;
   cWords = 0;
   cCount = 0;
@@ -119,6 +129,34 @@ export function claimMaskPtr(claim: i32): usize {
 }
 export function claimPods(claim: i32): i32 {
   return load<i32>(podsP + (<usize>claim << 2));
+}
+
+/** Lays out the fit index with `slots` thresholds per resource; returns where the host writes them. */
+export function indexAlloc(slots: i32): usize {
+  S = slots;
+  thrP = arenaAlloc((<usize>R * S) << 3);
+  geP = arenaAlloc((<usize>R * S * W) << 2);
+  return thrP;
+}
+
+/** Builds the index masks from allocatable and the thresholds the host wrote. */
+export function indexBuild(): void {
+  memory.fill(geP, 0, (<usize>R * S * W) << 2);
+  for (let t = 0; t < T; t++) {
+    const row = rowPtr(t);
+    const bit = <u32>1 << (t & 31);
+    const wOff = <usize>(t >>> 5) << 2;
+    for (let r = 0; r < R; r++) {
+      const a = load<f64>(row + (<usize>r << 3));
+      const thr = thrP + ((<usize>r * S) << 3);
+      const ge = geP + ((<usize>r * S * W) << 2) + wOff;
+      for (let q = 0; q < S; q++) {
+        if (!(load<f64>(thr + (<usize>q << 3)) <= a)) break;
+        const at = ge + ((<usize>q * W) << 2);
+        store<u32>(at, load<u32>(at) | bit);
+      }
+    }
+  }
 }
 
 // ---- growth -------------------------------------------------------------------------------------
@@ -231,29 +269,123 @@ function rowPtr(t: i32): usize {
   return allocP + ((<usize>t * RP) << 3);
 }
 
+// Slots of resource r's thresholds at or below `n`, minus one: -1 when n is below them all.
+// @ts-ignore: decorator
+@inline function slotAtOrBelow(r: i32, n: f64): i32 {
+  const thr = thrP + ((<usize>r * S) << 3);
+  let lo = 0;
+  let hi = S;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<f64>(thr + (<usize>mid << 3)) <= n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+// @ts-ignore: decorator
+@inline function geMask(r: i32, q: i32): usize {
+  return geP + ((<usize>(r * S + q) * W) << 2);
+}
+
+// out = a & b (b = 0: a alone) & rows whose allocatable covers `need`; returns the count.
+// Per resource, rows at or above the threshold just below the need pass or fail by word ANDs;
+// only rows between that threshold and the next are checked exactly.
+function fitRows(need: usize, a: usize, b: usize, out: usize): i32 {
+  for (let w = 0; w < W; w++) {
+    const o = <usize>w << 2;
+    let m = load<u32>(a + o);
+    if (b) m &= load<u32>(b + o);
+    if (w == W - 1) m &= lastWordMask;
+    store<u32>(out + o, m);
+    store<u32>(chkP + o, 0);
+  }
+  for (let r = 0; r < R; r++) {
+    const n = load<f64>(need + (<usize>r << 3));
+    const q = slotAtOrBelow(r, n);
+    if (q < 0) continue; // below every row's allocatable
+    const ge = geMask(r, q);
+    if (load<f64>(thrP + ((<usize>(r * S + q)) << 3)) == n) {
+      for (let w = 0; w < W; w++) {
+        const o = <usize>w << 2;
+        store<u32>(out + o, load<u32>(out + o) & load<u32>(ge + o));
+      }
+    } else {
+      const next = ge + (<usize>W << 2);
+      for (let w = 0; w < W; w++) {
+        const o = <usize>w << 2;
+        const g = load<u32>(ge + o);
+        store<u32>(out + o, load<u32>(out + o) & g);
+        store<u32>(chkP + o, load<u32>(chkP + o) | (g & ~load<u32>(next + o)));
+      }
+    }
+  }
+  let count = 0;
+  for (let w = 0; w < W; w++) {
+    const o = <usize>w << 2;
+    let m = load<u32>(out + o);
+    let bits = m & load<u32>(chkP + o);
+    while (bits) {
+      const b = ctz(bits);
+      bits &= bits - 1;
+      if (!vecFits(need, rowPtr((w << 5) + <i32>b))) m &= ~(<u32>1 << b);
+    }
+    store<u32>(out + o, m);
+    count += <i32>popcnt(m);
+  }
+  return count;
+}
+
 // Recomputes a claim's headroom from its mask: per-resource max over rows, -inf with no rows.
+// Per resource, the highest threshold slot whose mask meets the claim's rows bounds the max;
+// only the claim's rows between it and the next slot are read.
 function computeHeadroom(claim: i32): void {
   const h = headP + ((<usize>claim * RP) << 3);
   const m = cmaskP + ((<usize>claim * W) << 2);
   let any = false;
   for (let w = 0; w < W; w++) {
-    let bits = load<u32>(m + (<usize>w << 2));
-    while (bits) {
-      const t = (w << 5) + <i32>ctz(bits);
-      bits &= bits - 1;
-      const row = rowPtr(t);
-      if (!any) {
-        memory.copy(h, row, <usize>RP << 3);
-        any = true;
-      } else {
-        for (let k = 0; k < RP; k += 2) {
-          const off = <usize>k << 3;
-          v128.store(h + off, f64x2.max(v128.load(h + off), v128.load(row + off)));
-        }
-      }
+    if (load<u32>(m + (<usize>w << 2))) {
+      any = true;
+      break;
     }
   }
-  if (!any) fillF64(h, RP, -Infinity);
+  if (!any) {
+    fillF64(h, RP, -Infinity);
+    return;
+  }
+  if (RP > R) store<f64>(h + (<usize>R << 3), 0);
+  for (let r = 0; r < R; r++) {
+    // slot 0 holds every row; the last (+inf) none: find the highest slot meeting the mask
+    let lo = 0;
+    let hi = S - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      const ge = geMask(r, mid);
+      let meets = false;
+      for (let w = 0; w < W; w++) {
+        const o = <usize>w << 2;
+        if (load<u32>(m + o) & load<u32>(ge + o)) {
+          meets = true;
+          break;
+        }
+      }
+      if (meets) lo = mid;
+      else hi = mid;
+    }
+    const ge = geMask(r, lo);
+    const next = ge + (<usize>W << 2);
+    let best = -Infinity;
+    for (let w = 0; w < W; w++) {
+      const o = <usize>w << 2;
+      let bits = load<u32>(m + o) & load<u32>(ge + o) & ~load<u32>(next + o);
+      while (bits) {
+        const t = (w << 5) + <i32>ctz(bits);
+        bits &= bits - 1;
+        best = max(best, load<f64>(rowPtr(t) + (<usize>r << 3)));
+      }
+    }
+    store<f64>(h + (<usize>r << 3), best);
+  }
 }
 
 // Copies the mask at `src` into `dst`, clearing bits at or beyond typeCount; returns whether
@@ -403,20 +535,7 @@ function bucketRemove(claim: i32): void {
 
 /** Rows of the scratch mask that fit the scratch requests, into the out region; returns the count. */
 export function fitTypes(): i32 {
-  let count = 0;
-  for (let w = 0; w < W; w++) {
-    let bits = load<u32>(maskP + (<usize>w << 2));
-    if (w == W - 1) bits &= lastWordMask;
-    let result: u32 = 0;
-    while (bits) {
-      const b = ctz(bits);
-      bits &= bits - 1;
-      if (vecFits(reqP, rowPtr((w << 5) + <i32>b))) result |= <u32>1 << b;
-    }
-    store<u32>(outP + (<usize>w << 2), result);
-    count += <i32>popcnt(result);
-  }
-  return count;
+  return fitRows(reqP, maskP, 0, outP);
 }
 
 /** Opens a claim with the scratch requests and mask, zero pods; returns its id. */
@@ -435,16 +554,7 @@ export function openClaim(): i32 {
 // Is there a row in claimMask & scratch mask that covers claimRequests + scratch requests?
 function claimHasFit(claim: i32): bool {
   vecAdd(sumP, creqP + ((<usize>claim * RP) << 3), reqP);
-  const m = cmaskP + ((<usize>claim * W) << 2);
-  for (let w = 0; w < W; w++) {
-    let bits = load<u32>(m + (<usize>w << 2)) & load<u32>(maskP + (<usize>w << 2));
-    while (bits) {
-      const t = (w << 5) + <i32>ctz(bits);
-      bits &= bits - 1;
-      if (vecFits(sumP, rowPtr(t))) return true;
-    }
-  }
-  return false;
+  return fitRows(sumP, cmaskP + ((<usize>claim * W) << 2), maskP, fitP) > 0;
 }
 
 /**
@@ -503,20 +613,7 @@ export function findClaim(after: i32): i32 {
 /** claimMask & scratch mask & fit(claimRequests + scratch requests), into out; returns the count. */
 export function claimFit(claim: i32): i32 {
   vecAdd(sumP, creqP + ((<usize>claim * RP) << 3), reqP);
-  const m = cmaskP + ((<usize>claim * W) << 2);
-  let count = 0;
-  for (let w = 0; w < W; w++) {
-    let bits = load<u32>(m + (<usize>w << 2)) & load<u32>(maskP + (<usize>w << 2));
-    let result: u32 = 0;
-    while (bits) {
-      const b = ctz(bits);
-      bits &= bits - 1;
-      if (vecFits(sumP, rowPtr((w << 5) + <i32>b))) result |= <u32>1 << b;
-    }
-    store<u32>(outP + (<usize>w << 2), result);
-    count += <i32>popcnt(result);
-  }
-  return count;
+  return fitRows(sumP, cmaskP + ((<usize>claim * W) << 2), maskP, outP);
 }
 
 /** Adds a pod: requests += scratch requests, podCount += 1, mask = scratch mask. */

@@ -1,5 +1,6 @@
 export type { Solver, SolverCatalog, SolverKind } from './types.js';
 export { createSolver } from './create-solver.js';
+export { MAX_FIT_THRESHOLDS, type SolverOptions } from './fit-index.js';
 export { TsSolver, createTsSolver } from './ts-solver.js';
 export {
   WasmSolver,

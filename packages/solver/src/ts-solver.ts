@@ -1,5 +1,6 @@
 import { checkAfter, checkClaim, checkMask, checkRequests } from './argument-checks.js';
 import { validateCatalog } from './catalog-validation.js';
+import { fitThresholds, thresholdSlots, type SolverOptions } from './fit-index.js';
 import { lastWordMask, popcount32 as popcount } from './masks.js';
 import type { Solver, SolverCatalog } from './types.js';
 
@@ -54,37 +55,48 @@ export class TsSolver implements Solver {
   private summaryWords = 0;
   private summary = new Uint32Array(0);
 
-  constructor() {
+  // fit index (README "Fit index"): per resource `slots` ascending thresholds (+Infinity padded)
+  // and, per threshold, the mask of rows whose allocatable reaches it
+  private readonly maxThresholds: number | undefined;
+  private slots = 0;
+  private thresholds = new Float64Array(0);
+  private ge = new Uint32Array(0);
+  private check = new Uint32Array(0);
+  private fitBuf = new Uint32Array(0);
+
+  /** @throws RangeError for an out-of-range `options.maxThresholds`. */
+  constructor(options: SolverOptions = {}) {
+    this.maxThresholds = options.maxThresholds;
+    thresholdSlots(1, 1, options.maxThresholds);
     this.reset(0, 0);
   }
 
   load(catalog: SolverCatalog): void {
     const shape = validateCatalog(catalog);
-    this.reset(shape.typeCount, shape.resourceCount);
+    const { typeCount: T, resourceCount: R } = shape;
+    this.reset(T, R);
     this.allocatable = Float64Array.from(catalog.allocatable);
+    const W = this.maskWords;
+    const S = thresholdSlots(R, W, this.maxThresholds);
+    const thr = fitThresholds(this.allocatable, T, R, R, S);
+    const ge = new Uint32Array(R * S * W);
+    for (let t = 0; t < T; t++) {
+      const bit = 1 << (t & 31);
+      for (let r = 0; r < R; r++) {
+        const a = this.allocatable[t * R + r]!;
+        for (let q = 0; q < S && thr[r * S + q]! <= a; q++) ge[(r * S + q) * W + (t >>> 5)]! |= bit;
+      }
+    }
+    this.slots = S;
+    this.thresholds = thr;
+    this.ge = ge;
   }
 
   fitTypes(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number {
-    const R = this.resourceCount;
-    checkRequests(requests, R, 'requests');
+    checkRequests(requests, this.resourceCount, 'requests');
     checkMask(inMask, this.maskWords, 'inMask');
     checkMask(out, this.maskWords, 'out');
-    const alloc = this.allocatable;
-    const W = this.maskWords;
-    let count = 0;
-    for (let w = 0; w < W; w++) {
-      let bits = inMask[w]!;
-      if (w === W - 1) bits &= this.lastMask;
-      let result = 0;
-      while (bits !== 0) {
-        const b = ctz(bits);
-        bits &= bits - 1;
-        if (fits(requests, alloc, ((w << 5) + b) * R, R)) result |= 1 << b;
-      }
-      out[w] = result;
-      count += popcount(result);
-    }
-    return count;
+    return this.fitRows(requests, inMask, 0, undefined, out);
   }
 
   openClaim(requests: Float64Array, mask: Uint32Array): number {
@@ -165,22 +177,7 @@ export class TsSolver implements Solver {
     checkRequests(requests, R, 'requests');
     checkMask(podMask, W, 'podMask');
     checkMask(out, W, 'out');
-    const sum = this.sumOf(claim, requests);
-    const alloc = this.allocatable;
-    const masks = this.masks;
-    let count = 0;
-    for (let w = 0; w < W; w++) {
-      let bits = masks[claim * W + w]! & podMask[w]!;
-      let result = 0;
-      while (bits !== 0) {
-        const b = ctz(bits);
-        bits &= bits - 1;
-        if (fits(sum, alloc, ((w << 5) + b) * R, R)) result |= 1 << b;
-      }
-      out[w] = result;
-      count += popcount(result);
-    }
-    return count;
+    return this.fitRows(this.sumOf(claim, requests), this.masks, claim * W, podMask, out);
   }
 
   commit(claim: number, requests: Float64Array, mask: Uint32Array): void {
@@ -252,6 +249,11 @@ export class TsSolver implements Solver {
     this.allocatable = new Float64Array(typeCount * resourceCount);
     this.sumBuf = new Float64Array(resourceCount);
     this.bound = new Float64Array(resourceCount);
+    this.check = new Uint32Array(this.maskWords);
+    this.fitBuf = new Uint32Array(this.maskWords);
+    this.slots = 0;
+    this.thresholds = new Float64Array(0);
+    this.ge = new Uint32Array(0);
     this.claimCount = 0;
     this.claimCap = 0;
     this.claimWords = 0;
@@ -368,21 +370,108 @@ export class TsSolver implements Solver {
     return rescan;
   }
 
+  // Per resource, the highest threshold slot whose mask meets the claim's rows bounds the max;
+  // only the claim's rows between it and the next slot are read.
   private computeHeadroom(claim: number): void {
     const R = this.resourceCount;
     const W = this.maskWords;
-    const alloc = this.allocatable;
-    const head = this.headroom;
+    const S = this.slots;
+    const { allocatable: alloc, headroom: head, masks, ge } = this;
     const base = claim * R;
-    head.fill(-Infinity, base, base + R);
+    const m = claim * W;
+    let any = false;
+    for (let w = 0; w < W && !any; w++) any = masks[m + w] !== 0;
+    if (!any) {
+      head.fill(-Infinity, base, base + R);
+      return;
+    }
+    for (let r = 0; r < R; r++) {
+      // slot 0 holds every row, the last (+Infinity) none: find the highest slot meeting the mask
+      let lo = 0;
+      let hi = S - 1;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1;
+        const g = (r * S + mid) * W;
+        let meets = false;
+        for (let w = 0; w < W; w++) {
+          if ((masks[m + w]! & ge[g + w]!) !== 0) {
+            meets = true;
+            break;
+          }
+        }
+        if (meets) lo = mid;
+        else hi = mid;
+      }
+      const g = (r * S + lo) * W;
+      let best = -Infinity;
+      for (let w = 0; w < W; w++) {
+        let bits = masks[m + w]! & ge[g + w]! & ~ge[g + W + w]!;
+        while (bits !== 0) {
+          const t = (w << 5) + ctz(bits);
+          bits &= bits - 1;
+          best = Math.max(best, alloc[t * R + r]!);
+        }
+      }
+      head[base + r] = best;
+    }
+  }
+
+  // out = a[aAt..] & b (when given) & the rows whose allocatable covers `need`; returns the
+  // count. Per resource, rows at or above the threshold just below the need pass or fail by
+  // word ANDs; only rows between that threshold and the next are checked exactly.
+  private fitRows(
+    need: Float64Array,
+    a: Uint32Array,
+    aAt: number,
+    b: Uint32Array | undefined,
+    out: Uint32Array,
+  ): number {
+    const R = this.resourceCount;
+    const W = this.maskWords;
+    const S = this.slots;
+    const { thresholds: thr, ge, check, allocatable: alloc } = this;
     for (let w = 0; w < W; w++) {
-      let bits = this.masks[claim * W + w]!;
-      while (bits !== 0) {
-        const t = (w << 5) + ctz(bits);
-        bits &= bits - 1;
-        for (let r = 0; r < R; r++) head[base + r] = Math.max(head[base + r]!, alloc[t * R + r]!);
+      let m = b === undefined ? a[aAt + w]! : a[aAt + w]! & b[w]!;
+      if (w === W - 1) m &= this.lastMask;
+      out[w] = m;
+      check[w] = 0;
+    }
+    for (let r = 0; r < R; r++) {
+      const n = need[r]!;
+      // q: the last slot whose threshold is at or below n (-1: n is below every row)
+      let lo = 0;
+      let hi = S;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (thr[r * S + mid]! <= n) lo = mid + 1;
+        else hi = mid;
+      }
+      const q = lo - 1;
+      if (q < 0) continue;
+      const g = (r * S + q) * W;
+      if (thr[r * S + q] === n) {
+        for (let w = 0; w < W; w++) out[w]! &= ge[g + w]!;
+      } else {
+        for (let w = 0; w < W; w++) {
+          const x = ge[g + w]!;
+          out[w]! &= x;
+          check[w]! |= x & ~ge[g + W + w]!;
+        }
       }
     }
+    let count = 0;
+    for (let w = 0; w < W; w++) {
+      let m = out[w]!;
+      let bits = m & check[w]!;
+      while (bits !== 0) {
+        const b = ctz(bits);
+        bits &= bits - 1;
+        if (!fits(need, alloc, ((w << 5) + b) * R, R)) m &= ~(1 << b);
+      }
+      out[w] = m;
+      count += popcount(m);
+    }
+    return count;
   }
 
   private bucketAdd(claim: number): void {
@@ -450,19 +539,8 @@ export class TsSolver implements Solver {
 
   // Is there a row in claimMask & podMask covering claimRequests + requests?
   private claimHasFit(claim: number, requests: Float64Array, podMask: Uint32Array): boolean {
-    const R = this.resourceCount;
-    const W = this.maskWords;
     const sum = this.sumOf(claim, requests);
-    const alloc = this.allocatable;
-    for (let w = 0; w < W; w++) {
-      let bits = this.masks[claim * W + w]! & podMask[w]!;
-      while (bits !== 0) {
-        const t = (w << 5) + ctz(bits);
-        bits &= bits - 1;
-        if (fits(sum, alloc, t * R, R)) return true;
-      }
-    }
-    return false;
+    return this.fitRows(sum, this.masks, claim * this.maskWords, podMask, this.fitBuf) > 0;
   }
 }
 
@@ -472,7 +550,10 @@ function fits(need: Float64Array, have: Float64Array, offset: number, R: number)
   return true;
 }
 
-/** A fresh TypeScript solver with an empty catalog; call `load` before use. */
-export function createTsSolver(): TsSolver {
-  return new TsSolver();
+/**
+ * A fresh TypeScript solver with an empty catalog; call `load` before use.
+ * @throws RangeError for an out-of-range `options.maxThresholds`.
+ */
+export function createTsSolver(options: SolverOptions = {}): TsSolver {
+  return new TsSolver(options);
 }

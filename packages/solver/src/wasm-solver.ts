@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checkAfter, checkClaim, checkMask, checkRequests } from './argument-checks.js';
 import { validateCatalog } from './catalog-validation.js';
+import { fitThresholds, thresholdSlots, type SolverOptions } from './fit-index.js';
 import type { Solver, SolverCatalog } from './types.js';
 import {
   webAssembly,
@@ -26,6 +27,8 @@ interface CoreExports {
   claimRequestsPtr(claim: number): number;
   claimMaskPtr(claim: number): number;
   claimPods(claim: number): number;
+  indexAlloc(slots: number): number;
+  indexBuild(): void;
   fitTypes(): number;
   openClaim(): number;
   findClaim(after: number): number;
@@ -71,7 +74,12 @@ export class WasmSolver implements Solver {
   private maskAt = 0; // Uint32Array index of the mask scratch
   private outAt = 0; // Uint32Array index of the output region
 
-  constructor(instance: WasmInstance) {
+  private readonly maxThresholds: number | undefined;
+
+  /** @throws RangeError for an out-of-range `options.maxThresholds`. */
+  constructor(instance: WasmInstance, options: SolverOptions = {}) {
+    this.maxThresholds = options.maxThresholds;
+    thresholdSlots(1, 1, options.maxThresholds);
     this.core = instance.exports as unknown as CoreExports;
     this.f64 = new Float64Array(this.core.memory.buffer);
     this.u32 = new Uint32Array(this.core.memory.buffer);
@@ -92,6 +100,11 @@ export class WasmSolver implements Solver {
     for (let t = 0; t < typeCount; t++) {
       f64.set(src.subarray(t * resourceCount, (t + 1) * resourceCount), at + t * stride);
     }
+    const slots = thresholdSlots(resourceCount, this.maskWords, this.maxThresholds);
+    const thresholds = fitThresholds(src, typeCount, resourceCount, resourceCount, slots);
+    const thrAt = this.core.indexAlloc(slots) >>> 3;
+    this.views().set(thresholds, thrAt);
+    this.core.indexBuild();
   }
 
   fitTypes(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number {
@@ -230,16 +243,16 @@ export class WasmSolver implements Solver {
  * synchronous compile is cheap) and instantiating a fresh memory for each solver.
  * @throws Error if the .wasm has not been built.
  */
-export function createWasmSolverSync(): WasmSolver {
+export function createWasmSolverSync(options: SolverOptions = {}): WasmSolver {
   compiled ??= new webAssembly.Module(readCore());
-  return new WasmSolver(new webAssembly.Instance(compiled, {}));
+  return new WasmSolver(new webAssembly.Instance(compiled, {}), options);
 }
 
 /**
  * A WASM solver, compiled and instantiated asynchronously (preferred off the hot path).
  * @throws Error if the .wasm has not been built.
  */
-export async function createWasmSolver(): Promise<WasmSolver> {
+export async function createWasmSolver(options: SolverOptions = {}): Promise<WasmSolver> {
   compiled ??= await webAssembly.compile(readCore());
-  return new WasmSolver(await webAssembly.instantiate(compiled, {}));
+  return new WasmSolver(await webAssembly.instantiate(compiled, {}), options);
 }

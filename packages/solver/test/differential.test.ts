@@ -3,7 +3,13 @@
 // output at every step.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSolver, type Solver, type SolverCatalog } from '../src/index.js';
+import {
+  createTsSolver,
+  createWasmSolverSync,
+  type Solver,
+  type SolverCatalog,
+  type SolverOptions,
+} from '../src/index.js';
 import { ReferenceSolver } from './reference-solver.js';
 
 // Caps each property's wall time; a failure found before the cap is still reported, with the
@@ -147,185 +153,196 @@ function expectSameClaims(models: readonly Model[]): void {
   for (let c = 0; c < models[0]!.claimCount; c++) expectSameClaim(models, c);
 }
 
-describe('wasm and ts solvers against the reference model', () => {
-  it('agree on every output of random operation sequences over random catalogs', () => {
-    const wasm = createSolver('wasm');
-    const ts = createSolver('ts');
-    fc.assert(
-      fc.property(scenarioArb, ({ setup, allocatable, initial, ops }) => {
-        const catalog = catalogFor(setup, allocatable);
-        wasm.load(catalog);
-        ts.load(catalog);
-        const ref = new ReferenceSolver(catalog);
-        const W = wasm.maskWords;
-        for (const c of initial) {
-          const [requests, mask] = [Float64Array.from(c.req), Uint32Array.from(c.mask)];
-          for (const m of [ref, wasm, ts]) m.openClaim(requests, mask);
-        }
-        for (const o of ops) {
-          const requests = 'req' in o ? Float64Array.from(o.req) : new Float64Array(0);
-          const mask = 'mask' in o ? Uint32Array.from(o.mask) : new Uint32Array(0);
-          const n = ref.claimCount;
-          switch (o.op) {
-            case 'open': {
-              const id = ref.openClaim(requests, mask);
-              expect(wasm.openClaim(requests, mask)).toBe(id);
-              expect(ts.openClaim(requests, mask)).toBe(id);
-              expectSameClaim([ref, wasm, ts], id);
-              break;
+// The default fit index keeps every distinct value of these small catalogs as a threshold; one
+// and three thresholds per resource make most fits go through the exact band checks instead.
+const INDEX_OPTIONS: { name: string; options: SolverOptions }[] = [
+  { name: 'default fit index', options: {} },
+  { name: 'fit index of 3 thresholds', options: { maxThresholds: 3 } },
+  { name: 'fit index of 1 threshold', options: { maxThresholds: 1 } },
+];
+
+describe.each(INDEX_OPTIONS)(
+  'wasm and ts solvers against the reference model ($name)',
+  ({ options }) => {
+    it('agree on every output of random operation sequences over random catalogs', () => {
+      const wasm = createWasmSolverSync(options);
+      const ts = createTsSolver(options);
+      fc.assert(
+        fc.property(scenarioArb, ({ setup, allocatable, initial, ops }) => {
+          const catalog = catalogFor(setup, allocatable);
+          wasm.load(catalog);
+          ts.load(catalog);
+          const ref = new ReferenceSolver(catalog);
+          const W = wasm.maskWords;
+          for (const c of initial) {
+            const [requests, mask] = [Float64Array.from(c.req), Uint32Array.from(c.mask)];
+            for (const m of [ref, wasm, ts]) m.openClaim(requests, mask);
+          }
+          for (const o of ops) {
+            const requests = 'req' in o ? Float64Array.from(o.req) : new Float64Array(0);
+            const mask = 'mask' in o ? Uint32Array.from(o.mask) : new Uint32Array(0);
+            const n = ref.claimCount;
+            switch (o.op) {
+              case 'open': {
+                const id = ref.openClaim(requests, mask);
+                expect(wasm.openClaim(requests, mask)).toBe(id);
+                expect(ts.openClaim(requests, mask)).toBe(id);
+                expectSameClaim([ref, wasm, ts], id);
+                break;
+              }
+              case 'find': {
+                const after = o.after === -1 || n === 0 ? -1 : o.after % n;
+                const want = ref.findClaim(requests, mask, after);
+                expect(wasm.findClaim(requests, mask, after)).toBe(want);
+                expect(ts.findClaim(requests, mask, after)).toBe(want);
+                break;
+              }
+              case 'fitTypes': {
+                const want = ref.fitTypes(requests, mask);
+                const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+                expect(wasm.fitTypes(requests, mask, a)).toBe(want.count);
+                expect(ts.fitTypes(requests, mask, b)).toBe(want.count);
+                expect(Array.from(a)).toEqual(Array.from(want.out));
+                expect(Array.from(b)).toEqual(Array.from(want.out));
+                break;
+              }
+              case 'claimFit': {
+                if (n === 0) break;
+                const c = o.claim % n;
+                const want = ref.claimFit(c, requests, mask);
+                const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+                expect(wasm.claimFit(c, requests, mask, a)).toBe(want.count);
+                expect(ts.claimFit(c, requests, mask, b)).toBe(want.count);
+                expect(Array.from(a)).toEqual(Array.from(want.out));
+                expect(Array.from(b)).toEqual(Array.from(want.out));
+                break;
+              }
+              case 'commit': {
+                if (n === 0) break;
+                const c = o.claim % n;
+                const next = o.useFit ? ref.claimFit(c, requests, mask).out : mask;
+                for (const m of [ref, wasm, ts]) m.commit(c, requests, next);
+                expectSameClaim([ref, wasm, ts], c);
+                break;
+              }
+              case 'close': {
+                if (n === 0) break;
+                for (const m of [ref, wasm, ts]) m.close(o.claim % n);
+                break;
+              }
+              case 'claimFitCommit': {
+                if (n === 0) break;
+                const c = o.claim % n;
+                const want = ref.claimFitCommit(c, requests, mask);
+                const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+                expect(wasm.claimFitCommit(c, requests, mask, a)).toBe(want.count);
+                expect(ts.claimFitCommit(c, requests, mask, b)).toBe(want.count);
+                expect(Array.from(a)).toEqual(Array.from(want.out));
+                expect(Array.from(b)).toEqual(Array.from(want.out));
+                expectSameClaim([ref, wasm, ts], c);
+                break;
+              }
+              case 'openWithPod': {
+                const want = ref.openWithPod(requests, mask);
+                const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
+                expect(wasm.openWithPod(requests, mask, a)).toBe(want.id);
+                expect(ts.openWithPod(requests, mask, b)).toBe(want.id);
+                expect(Array.from(a)).toEqual(Array.from(want.out));
+                expect(Array.from(b)).toEqual(Array.from(want.out));
+                if (want.id >= 0) expectSameClaim([ref, wasm, ts], want.id);
+                break;
+              }
             }
-            case 'find': {
-              const after = o.after === -1 || n === 0 ? -1 : o.after % n;
+          }
+          expectSameClaims([ref, wasm, ts]);
+        }),
+        { numRuns: 100, interruptAfterTimeLimit: LIMIT_MS },
+      );
+    });
+
+    it('agree when driven like the scheduler: find, skip some candidates, commit or open', () => {
+      const wasm = createWasmSolverSync(options);
+      const ts = createTsSolver(options);
+      const podArb = (s: Setup) =>
+        fc.record({
+          req: requestArb(s),
+          mask: maskArb(s),
+          skips: fc.nat({ max: 3 }),
+          // the scheduler's fast path: one combined call where it needs no look at the rows first
+          combined: fc.boolean(),
+        });
+      const drivenArb = setupArb.chain((s) =>
+        fc.record({
+          setup: fc.constant(s),
+          allocatable: fc.array(valueArb(s.scale), {
+            minLength: s.typeCount * s.resourceCount,
+            maxLength: s.typeCount * s.resourceCount,
+          }),
+          // existing nodes modelled as claims, so pods spread over many buckets and words
+          existing: fc.array(fc.record({ req: requestArb(s), mask: maskArb(s) }), {
+            maxLength: 100,
+            size: 'max',
+          }),
+          pods: fc.array(podArb(s), { minLength: 1, maxLength: 200, size: 'max' }),
+        }),
+      );
+      fc.assert(
+        fc.property(drivenArb, ({ setup, allocatable, existing, pods }) => {
+          const catalog = catalogFor(setup, allocatable);
+          wasm.load(catalog);
+          ts.load(catalog);
+          const ref = new ReferenceSolver(catalog);
+          const W = wasm.maskWords;
+          for (const c of existing) {
+            const [requests, mask] = [Float64Array.from(c.req), Uint32Array.from(c.mask)];
+            for (const m of [ref, wasm, ts]) m.openClaim(requests, mask);
+          }
+          for (const pod of pods) {
+            const requests = Float64Array.from(pod.req);
+            const mask = Uint32Array.from(pod.mask);
+            // the scheduler rejects the first `skips` candidates for reasons outside the solver
+            let after = -1;
+            let chosen = -1;
+            for (let k = 0; k <= pod.skips; k++) {
               const want = ref.findClaim(requests, mask, after);
               expect(wasm.findClaim(requests, mask, after)).toBe(want);
               expect(ts.findClaim(requests, mask, after)).toBe(want);
-              break;
+              if (want === -1) break;
+              if (k === pod.skips) chosen = want;
+              after = want;
             }
-            case 'fitTypes': {
-              const want = ref.fitTypes(requests, mask);
+            if (chosen >= 0 && pod.combined) {
+              const want = ref.claimFitCommit(chosen, requests, mask);
               const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
-              expect(wasm.fitTypes(requests, mask, a)).toBe(want.count);
-              expect(ts.fitTypes(requests, mask, b)).toBe(want.count);
+              expect(wasm.claimFitCommit(chosen, requests, mask, a)).toBe(want.count);
+              expect(ts.claimFitCommit(chosen, requests, mask, b)).toBe(want.count);
               expect(Array.from(a)).toEqual(Array.from(want.out));
               expect(Array.from(b)).toEqual(Array.from(want.out));
-              break;
-            }
-            case 'claimFit': {
-              if (n === 0) break;
-              const c = o.claim % n;
-              const want = ref.claimFit(c, requests, mask);
-              const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
-              expect(wasm.claimFit(c, requests, mask, a)).toBe(want.count);
-              expect(ts.claimFit(c, requests, mask, b)).toBe(want.count);
-              expect(Array.from(a)).toEqual(Array.from(want.out));
-              expect(Array.from(b)).toEqual(Array.from(want.out));
-              break;
-            }
-            case 'commit': {
-              if (n === 0) break;
-              const c = o.claim % n;
-              const next = o.useFit ? ref.claimFit(c, requests, mask).out : mask;
-              for (const m of [ref, wasm, ts]) m.commit(c, requests, next);
-              expectSameClaim([ref, wasm, ts], c);
-              break;
-            }
-            case 'close': {
-              if (n === 0) break;
-              for (const m of [ref, wasm, ts]) m.close(o.claim % n);
-              break;
-            }
-            case 'claimFitCommit': {
-              if (n === 0) break;
-              const c = o.claim % n;
-              const want = ref.claimFitCommit(c, requests, mask);
-              const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
-              expect(wasm.claimFitCommit(c, requests, mask, a)).toBe(want.count);
-              expect(ts.claimFitCommit(c, requests, mask, b)).toBe(want.count);
-              expect(Array.from(a)).toEqual(Array.from(want.out));
-              expect(Array.from(b)).toEqual(Array.from(want.out));
-              expectSameClaim([ref, wasm, ts], c);
-              break;
-            }
-            case 'openWithPod': {
+            } else if (chosen >= 0) {
+              const want = ref.claimFit(chosen, requests, mask);
+              const out = new Uint32Array(W);
+              expect(wasm.claimFit(chosen, requests, mask, out)).toBe(want.count);
+              expect(ts.claimFit(chosen, requests, mask, out)).toBe(want.count);
+              for (const m of [ref, wasm, ts]) m.commit(chosen, requests, want.out);
+            } else if (pod.combined) {
               const want = ref.openWithPod(requests, mask);
               const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
               expect(wasm.openWithPod(requests, mask, a)).toBe(want.id);
               expect(ts.openWithPod(requests, mask, b)).toBe(want.id);
               expect(Array.from(a)).toEqual(Array.from(want.out));
-              expect(Array.from(b)).toEqual(Array.from(want.out));
-              if (want.id >= 0) expectSameClaim([ref, wasm, ts], want.id);
-              break;
+            } else {
+              const fit = ref.fitTypes(requests, mask);
+              if (fit.count === 0) continue;
+              const id = ref.openClaim(new Float64Array(setup.resourceCount), fit.out);
+              expect(wasm.openClaim(new Float64Array(setup.resourceCount), fit.out)).toBe(id);
+              expect(ts.openClaim(new Float64Array(setup.resourceCount), fit.out)).toBe(id);
+              for (const m of [ref, wasm, ts]) m.commit(id, requests, fit.out);
             }
           }
-        }
-        expectSameClaims([ref, wasm, ts]);
-      }),
-      { numRuns: 100, interruptAfterTimeLimit: LIMIT_MS },
-    );
-  });
-
-  it('agree when driven like the scheduler: find, skip some candidates, commit or open', () => {
-    const wasm = createSolver('wasm');
-    const ts = createSolver('ts');
-    const podArb = (s: Setup) =>
-      fc.record({
-        req: requestArb(s),
-        mask: maskArb(s),
-        skips: fc.nat({ max: 3 }),
-        // the scheduler's fast path: one combined call where it needs no look at the rows first
-        combined: fc.boolean(),
-      });
-    const drivenArb = setupArb.chain((s) =>
-      fc.record({
-        setup: fc.constant(s),
-        allocatable: fc.array(valueArb(s.scale), {
-          minLength: s.typeCount * s.resourceCount,
-          maxLength: s.typeCount * s.resourceCount,
+          expectSameClaims([ref, wasm, ts]);
         }),
-        // existing nodes modelled as claims, so pods spread over many buckets and words
-        existing: fc.array(fc.record({ req: requestArb(s), mask: maskArb(s) }), {
-          maxLength: 100,
-          size: 'max',
-        }),
-        pods: fc.array(podArb(s), { minLength: 1, maxLength: 200, size: 'max' }),
-      }),
-    );
-    fc.assert(
-      fc.property(drivenArb, ({ setup, allocatable, existing, pods }) => {
-        const catalog = catalogFor(setup, allocatable);
-        wasm.load(catalog);
-        ts.load(catalog);
-        const ref = new ReferenceSolver(catalog);
-        const W = wasm.maskWords;
-        for (const c of existing) {
-          const [requests, mask] = [Float64Array.from(c.req), Uint32Array.from(c.mask)];
-          for (const m of [ref, wasm, ts]) m.openClaim(requests, mask);
-        }
-        for (const pod of pods) {
-          const requests = Float64Array.from(pod.req);
-          const mask = Uint32Array.from(pod.mask);
-          // the scheduler rejects the first `skips` candidates for reasons outside the solver
-          let after = -1;
-          let chosen = -1;
-          for (let k = 0; k <= pod.skips; k++) {
-            const want = ref.findClaim(requests, mask, after);
-            expect(wasm.findClaim(requests, mask, after)).toBe(want);
-            expect(ts.findClaim(requests, mask, after)).toBe(want);
-            if (want === -1) break;
-            if (k === pod.skips) chosen = want;
-            after = want;
-          }
-          if (chosen >= 0 && pod.combined) {
-            const want = ref.claimFitCommit(chosen, requests, mask);
-            const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
-            expect(wasm.claimFitCommit(chosen, requests, mask, a)).toBe(want.count);
-            expect(ts.claimFitCommit(chosen, requests, mask, b)).toBe(want.count);
-            expect(Array.from(a)).toEqual(Array.from(want.out));
-            expect(Array.from(b)).toEqual(Array.from(want.out));
-          } else if (chosen >= 0) {
-            const want = ref.claimFit(chosen, requests, mask);
-            const out = new Uint32Array(W);
-            expect(wasm.claimFit(chosen, requests, mask, out)).toBe(want.count);
-            expect(ts.claimFit(chosen, requests, mask, out)).toBe(want.count);
-            for (const m of [ref, wasm, ts]) m.commit(chosen, requests, want.out);
-          } else if (pod.combined) {
-            const want = ref.openWithPod(requests, mask);
-            const [a, b] = [new Uint32Array(W), new Uint32Array(W)];
-            expect(wasm.openWithPod(requests, mask, a)).toBe(want.id);
-            expect(ts.openWithPod(requests, mask, b)).toBe(want.id);
-            expect(Array.from(a)).toEqual(Array.from(want.out));
-          } else {
-            const fit = ref.fitTypes(requests, mask);
-            if (fit.count === 0) continue;
-            const id = ref.openClaim(new Float64Array(setup.resourceCount), fit.out);
-            expect(wasm.openClaim(new Float64Array(setup.resourceCount), fit.out)).toBe(id);
-            expect(ts.openClaim(new Float64Array(setup.resourceCount), fit.out)).toBe(id);
-            for (const m of [ref, wasm, ts]) m.commit(id, requests, fit.out);
-          }
-        }
-        expectSameClaims([ref, wasm, ts]);
-      }),
-      { numRuns: 150, interruptAfterTimeLimit: LIMIT_MS },
-    );
-  });
-});
+        { numRuns: 150, interruptAfterTimeLimit: LIMIT_MS },
+      );
+    });
+  },
+);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createSolver, fullMask, rowsOfMask } from '../src/index.js';
+import {
+  createSolver,
+  createTsSolver,
+  createWasmSolverSync,
+  fullMask,
+  rowsOfMask,
+} from '../src/index.js';
 import { GiB, KINDS, catalogOf, loaded, req, rows, threeSizes } from './builders.js';
 
 describe.each(KINDS)('%s solver', (kind) => {
@@ -371,5 +377,50 @@ describe.each(KINDS)('%s solver', (kind) => {
 describe('createSolver', () => {
   it('rejects an unknown kind', () => {
     expect(() => createSolver('gpu' as never)).toThrow(/kind must be "wasm" or "ts"/);
+  });
+});
+
+describe('fit index options', () => {
+  it('rejects a threshold count outside 1 to 64, naming the option', () => {
+    for (const create of [createTsSolver, createWasmSolverSync]) {
+      expect(() => create({ maxThresholds: 0 })).toThrow(
+        /maxThresholds must be an integer from 1 to 64, got 0/,
+      );
+      expect(() => create({ maxThresholds: 65 })).toThrow(RangeError);
+      expect(() => create({ maxThresholds: 2.5 })).toThrow(RangeError);
+    }
+  });
+
+  it('gives the same fits with one threshold per resource as with the full index', () => {
+    const catalog = {
+      resourceNames: ['cpu', 'memory'],
+      typeCount: 5,
+      allocatable: Float64Array.of(1000, 4, 2000, 8, 2000, 2, 4000, 16, 8000, 4),
+    };
+    for (const create of [createTsSolver, createWasmSolverSync]) {
+      const coarse = create({ maxThresholds: 1 });
+      const full = create();
+      coarse.load(catalog);
+      full.load(catalog);
+      for (const need of [
+        [0, 0],
+        [1500, 3],
+        [2000, 4],
+        [2000, 9],
+        [8000, 4],
+        [8001, 0],
+      ]) {
+        const [a, b] = [new Uint32Array(1), new Uint32Array(1)];
+        const requests = Float64Array.from(need);
+        expect(coarse.fitTypes(requests, fullMask(5), a)).toBe(
+          full.fitTypes(requests, fullMask(5), b),
+        );
+        expect(rowsOfMask(a)).toEqual(rowsOfMask(b));
+      }
+      // rows 1 (2000, 8) and 3 (4000, 16) are the only ones covering 2000 cpu and 5 memory
+      const out = new Uint32Array(1);
+      coarse.fitTypes(Float64Array.of(2000, 5), fullMask(5), out);
+      expect(rowsOfMask(out)).toEqual([1, 3]);
+    }
   });
 });
