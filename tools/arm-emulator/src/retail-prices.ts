@@ -5,16 +5,16 @@
  * consumption meter, a Spot meter (`<size> Spot`), a Low Priority meter and a Windows product, so
  * clients exercise the filtering a real response needs.
  *
- * Default on-demand prices are the provider's static table for the 20 emulated sizes
- * (data/prices.json). Spot and Low Priority prices are the emulator's own synthetic figures
+ * Default on-demand prices are the provider's shipped static table (every priced size, 57
+ * regions, `staticOnDemandPriceTable`). Spot and Low Priority prices are the emulator's own synthetic figures
  * (`spotFraction` of on-demand, default 0.2), since the shipped data has none; Windows = 1.5x.
  */
-import { readFileSync } from 'node:fs';
+import { staticOnDemandPriceTable } from '@karpenter-ts/provider-azure';
 import { ArmError } from './arm-error.js';
 import type { ArmResponse, EmulatorContext } from './context.js';
 
 /** region -> size -> USD/hour. */
-export type PriceTable = Record<string, Record<string, number>>;
+export type PriceTable = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
 /** One item of the Retail Prices API. */
 export interface RetailPriceItem {
@@ -49,14 +49,9 @@ export interface RetailPrices {
   readonly spotFraction: number;
 }
 
-/** On-demand prices of data/prices.json (the 20 emulated sizes, 57 regions). */
+/** On-demand prices of every size the provider's shipped table prices (57 regions). */
 export function defaultOnDemandPrices(): PriceTable {
-  const file = JSON.parse(
-    readFileSync(new URL('../data/prices.json', import.meta.url), 'utf8'),
-  ) as {
-    onDemand: PriceTable;
-  };
-  return file.onDemand;
+  return staticOnDemandPriceTable();
 }
 
 const round = (n: number): number => Math.round(n * 1e6) / 1e6;

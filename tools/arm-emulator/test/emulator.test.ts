@@ -326,6 +326,29 @@ describe('retail prices endpoint', () => {
       await plain.stop();
     }
   });
+
+  it('prices every size the shipped catalog prices, not only those with real ARM records', async () => {
+    const plain = await startArmEmulator({ tls: false, pageSize: 100_000 });
+    try {
+      const url = `${plain.url}/api/retail/prices?api-version=2023-01-01-preview&$filter=${encodeURIComponent("armRegionName eq 'westeurope'")}`;
+      const res = (await (await fetch(url)).json()) as {
+        Items: { armSkuName: string; skuName: string; productName: string }[];
+      };
+      const linux = res.Items.filter(
+        (i) => !i.skuName.endsWith(' Spot') && !i.skuName.endsWith(' Low Priority'),
+      ).filter((i) => !i.productName.endsWith('Windows'));
+      expect(linux.length).toBeGreaterThan(1000);
+      expect(linux.map((i) => i.armSkuName)).toEqual(
+        expect.arrayContaining([
+          'Standard_D2s_v3',
+          'Standard_E96ads_v5',
+          'Standard_NC24ads_A100_v4',
+        ]),
+      );
+    } finally {
+      await plain.stop();
+    }
+  });
 });
 
 describe('control API', () => {

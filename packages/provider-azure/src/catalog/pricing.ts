@@ -72,6 +72,15 @@ export class AzurePricing {
 
 let staticPricing: AzurePricing | undefined;
 
+/**
+ * The shipped on-demand table as data/pricing.json holds it: region -> retail `armSkuName` ->
+ * USD/hour (57 regions, Linux consumption prices, keys exactly as the Retail Prices API spells
+ * them, misspellings included). The ARM emulator serves it as its retail prices.
+ */
+export function staticOnDemandPriceTable(): PriceTable {
+  return loadPricing().onDemand;
+}
+
 /** Adds entries for sizes the retail API lists under a misspelt key (vm-sizes.json `pricingKeys`). */
 function withAliases(table: PriceTable): PriceTable {
   const aliases = loadVMSizes().flatMap((s) =>
