@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
 # Lints the Helm chart and renders it for each provider; every rendered document must parse as
-# YAML and the sim rendering must hold the expected kinds. Needs `helm` (v3) on PATH or in $HELM.
-# Build one from the Go module proxy if your distribution has none:
-#   GOBIN=/usr/local/bin go install helm.sh/helm/v3/cmd/helm@v3.22.0
+# YAML and the rendering must hold the expected kinds. azure is rendered with the complete
+# ci/azure-values.yaml, and must fail without its required values.
+# helm: $HELM, else the build of tools/local-cluster/build-helm.sh (in $KARPENTER_TS_CACHE, which
+# `bash tools/local-cluster/build.sh helm` makes), else `helm` on PATH.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 chart="$here/../charts/karpenter-ts"
-helm="${HELM:-helm}"
-command -v "$helm" >/dev/null || { echo "lint-chart: helm not found (set HELM or put it on PATH)" >&2; exit 1; }
+cached="${KARPENTER_TS_CACHE:-$HOME/.cache/karpenter-ts}/helm/${HELM_VERSION:-v3.22.0}/bin/helm"
+if [[ -n ${HELM:-} ]]; then
+  helm="$HELM"
+elif [[ -x $cached ]]; then
+  helm="$cached"
+else
+  helm=helm
+fi
+command -v "$helm" >/dev/null || {
+  echo "lint-chart: helm not found (set HELM, run 'bash tools/local-cluster/build.sh helm', or put helm on PATH)" >&2
+  exit 1
+}
+azure="$chart/ci/azure-values.yaml"
 
 node "$here/sync-crds.mjs" --check
 "$helm" lint --strict "$chart"
-"$helm" lint --strict "$chart" --set provider=azure --set clusterName=aks-1
+"$helm" lint --strict "$chart" -f "$azure"
 "$helm" lint --strict "$chart" --set provider=aws --set clusterName=eks-1
 if "$helm" template t "$chart" --kube-version 1.36.3 --set provider=azure >/dev/null 2>&1; then
   echo "lint-chart: provider=azure without clusterName must fail" >&2; exit 1
 fi
-for args in "--set provider=sim" "--set provider=azure --set clusterName=aks-1" "--set provider=aws --set clusterName=eks-1"; do
+if "$helm" template t "$chart" --kube-version 1.36.3 --set provider=azure --set clusterName=aks-1 >/dev/null 2>&1; then
+  echo "lint-chart: provider=azure without its required azure.* values must fail" >&2; exit 1
+fi
+for args in "--set provider=sim" "-f $azure" "--set provider=aws --set clusterName=eks-1"; do
   # shellcheck disable=SC2086
   "$helm" template karpenter-ts "$chart" --kube-version 1.36.3 --namespace karpenter --include-crds $args \
     | node "$here/check-rendered.mjs" "$args"

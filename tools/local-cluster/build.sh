@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds the real Kubernetes control-plane binaries (kube-apiserver, kube-controller-manager,
-# kube-scheduler, kubectl) and etcd from the Go module proxy into a cache folder outside the repo.
+# kube-scheduler, kubectl) and etcd from the Go module proxy into a cache folder outside the repo,
+# and helm (for the chart tests) through build-helm.sh.
 #
 # Usage: build.sh [binary ...]      (default: all of etcd kube-apiserver kube-controller-manager
-#                                     kube-scheduler kubectl)
+#                                     kube-scheduler kubectl helm)
 # Env:   KUBE_VERSION (default v1.36.3), ETCD_VERSION (default v3.6.8, the etcd Kubernetes pins),
+#        HELM_VERSION (default v3.22.0, see build-helm.sh),
 #        KARPENTER_TS_CACHE (default $HOME/.cache/karpenter-ts).
-# Prints the bin folder on its last line of stdout. Binaries already present are reused.
+# Prints the Kubernetes bin folder on its last line of stdout (helm lives in its own folder,
+# $KARPENTER_TS_CACHE/helm/<version>/bin). Binaries already present are reused.
 #
 # Why a wrapper module: k8s.io/kubernetes' go.mod replaces every k8s.io/* staging module with a
 # local path (./staging/src/...), which `go build` ignores in a dependency, so the wrapper
@@ -20,6 +23,9 @@ KUBE_DIR="$CACHE_ROOT/kube/$KUBE_VERSION"
 BIN_DIR="$KUBE_DIR/bin"
 SRC_DIR="$KUBE_DIR/src"
 ALL_BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl)
+# Not part of Kubernetes' module: built (or reused) by its own script, into its own folder.
+EXTRA_BINARIES=(helm)
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 log() { echo "build.sh: $*" >&2; }
 die() {
@@ -31,11 +37,21 @@ die() {
 KUBE_MINOR=${BASH_REMATCH[1]}
 STAGING_VERSION="v0.${KUBE_MINOR}.${BASH_REMATCH[2]}"
 
-binaries=("$@")
-[[ ${#binaries[@]} -gt 0 ]] || binaries=("${ALL_BINARIES[@]}")
-for b in "${binaries[@]}"; do
-  [[ " ${ALL_BINARIES[*]} " == *" $b "* ]] || die "unknown binary '$b' (known: ${ALL_BINARIES[*]})"
+requested=("$@")
+[[ ${#requested[@]} -gt 0 ]] || requested=("${ALL_BINARIES[@]}" "${EXTRA_BINARIES[@]}")
+binaries=()
+for b in "${requested[@]}"; do
+  case " ${ALL_BINARIES[*]} " in
+    *" $b "*) binaries+=("$b") ;;
+    *)
+      [[ " ${EXTRA_BINARIES[*]} " == *" $b "* ]] || die "unknown binary '$b' (known: ${ALL_BINARIES[*]} ${EXTRA_BINARIES[*]})"
+      ;;
+  esac
 done
+if [[ " ${requested[*]} " == *" helm "* ]]; then
+  # Its stdout (the helm path) is not this script's answer, which stays the Kubernetes bin folder.
+  "$HERE/build-helm.sh" >/dev/null || die "build-helm.sh failed (its error is above)"
+fi
 
 missing=()
 for b in "${binaries[@]}"; do

@@ -83,7 +83,8 @@ describe('Helm chart', () => {
       rules?: Rule[];
     }[];
     const roles = docs.filter((d) => d.kind === 'Role');
-    expect(roles.map((r) => r.metadata.namespace)).toEqual(['x', 'kube-node-lease']);
+    // The release namespace, azure.systemNamespace (maintenance window only), sim's heartbeats.
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(['x', 'x', 'kube-node-lease']);
     const leaderRules = roles[0]?.rules ?? [];
     expect(
       leaderRules
@@ -92,7 +93,7 @@ describe('Helm chart', () => {
     ).toBe(true);
   });
 
-  it('lets the azure controller read only the maintenance window ConfigMap, in its namespace', () => {
+  it('lets the azure controller read only the maintenance window ConfigMap, in one namespace', () => {
     const docs = stripTemplate(`${chart}templates/role.yaml`) as {
       kind: string;
       metadata: { namespace: string };
@@ -101,14 +102,14 @@ describe('Helm chart', () => {
     const configMapRules = docs
       .flatMap((d) => (d.kind === 'Role' ? (d.rules ?? []) : []))
       .filter((r) => r.resources.includes('configmaps'));
-    expect(configMapRules).toEqual([
-      {
-        apiGroups: [''],
-        resources: ['configmaps'],
-        resourceNames: ['upcoming-maintenance-window'],
-        verbs: ['get'],
-      },
-    ]);
+    // Two alternatives: the release namespace, or azure.systemNamespace when set elsewhere.
+    const rule = {
+      apiGroups: [''],
+      resources: ['configmaps'],
+      resourceNames: ['upcoming-maintenance-window'],
+      verbs: ['get'],
+    };
+    expect(configMapRules).toEqual([rule, rule]);
   });
 
   it('has values for provider, cluster name, image, resources, log level and Azure settings', () => {
@@ -119,7 +120,18 @@ describe('Helm chart', () => {
       logLevel: 'info',
       image: { repository: expect.any(String) },
       controller: { resources: { requests: { cpu: '1', memory: '1Gi' } } },
-      azure: { subscriptionID: '', location: '', resourceGroup: '' },
+      azure: {
+        subscriptionId: '',
+        location: '',
+        nodeResourceGroup: '',
+        vnetSubnetID: '',
+        clusterEndpoint: '',
+        kubeletBootstrapToken: { secretName: '', key: 'token' },
+        sshPublicKey: '',
+        networkPlugin: 'azure',
+        networkPluginMode: 'overlay',
+        credential: { mode: 'workload-identity', clientID: '' },
+      },
     });
   });
 });

@@ -1,0 +1,510 @@
+/**
+ * The Helm chart (deploy/charts/karpenter-ts) and the controller agree on the azure settings:
+ * the real helm renders the chart with the complete ci/azure-values.yaml, and the controller's
+ * own option parser and `readAzureSettings` run on the rendered Deployment's environment
+ * (Secrets resolved as the kubelet would). They must accept it and give back the values put in.
+ * Every required value, missing, fails `helm template` naming it; the chart sets no variable the
+ * controller does not read; `helm install` works against the real API server of this suite.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { connect, type KubeConnection } from '@karpenter-ts/kube';
+import { createAzureCredential } from '@karpenter-ts/provider-azure';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parse } from 'yaml';
+import { buildOptionsProgram, parseOptions } from '../../src/options/options.js';
+import { readAzureSettings, type AzureSettings } from '../../src/providers/azure-settings.js';
+import {
+  containerEnvironment,
+  containerOf,
+  type DeploymentSpec,
+  type EnvContext,
+} from './container-env.js';
+import {
+  chartDir,
+  findHelm,
+  helmInstall,
+  helmTemplate,
+  helmUninstall,
+  only,
+  type Manifest,
+} from './helm.js';
+
+const run = promisify(execFile);
+
+/** The chart's values as this suite sets them. */
+interface Values {
+  provider: string;
+  clusterName?: string;
+  serviceAccount?: { name?: string; create?: boolean; annotations?: Record<string, string> };
+  controller?: { env?: { name: string; value: string }[] };
+  nodeSelector?: Record<string, string>;
+  azure?: Record<string, unknown> & {
+    subscriptionId: string;
+    location: string;
+    nodeResourceGroup: string;
+    vnetSubnetID: string;
+    clusterEndpoint: string;
+    kubeletBootstrapToken: { secretName: string; key: string };
+    sshPublicKey: string;
+    dnsServiceIP: string;
+    nodeIdentities: string[];
+    kubeletIdentityClientID: string;
+    linuxAdminUsername: string;
+    nodeImageVersion: string;
+    credential: Record<string, unknown> & { mode: string; clientID: string };
+  };
+}
+
+/** The complete azure configuration the chart ships for its own checks. */
+const azureValues = parse(readFileSync(`${chartDir}/ci/azure-values.yaml`, 'utf8')) as Values;
+const azure = azureValues.azure as NonNullable<Values['azure']>;
+
+/** The Secrets the values point at (the bootstrap token; a service principal's secret). */
+const secrets: Record<string, Record<string, string>> = {
+  'karpenter-bootstrap': { token: 'abcdef.0123456789abcdef' },
+  'karpenter-sp': { clientSecret: 'service-principal-secret' },
+};
+
+/** What the AKS workload identity webhook injects into a pod labelled for it. */
+const webhookEnv = {
+  AZURE_CLIENT_ID: azure.credential.clientID,
+  AZURE_TENANT_ID: '99999999-8888-7777-6666-555555555555',
+  AZURE_FEDERATED_TOKEN_FILE: '/var/run/secrets/azure/tokens/azure-identity-token',
+  AZURE_AUTHORITY_HOST: 'https://login.microsoftonline.com/',
+};
+
+/** A deep copy of `values` with `path` (dotted) set to `value`. */
+function withValue(values: Values, path: string, value: unknown): Values {
+  const copy = structuredClone(values);
+  const keys = path.split('.');
+  let node = copy as unknown as Record<string, unknown>;
+  for (const k of keys.slice(0, -1)) node = (node[k] ??= {}) as Record<string, unknown>;
+  node[keys.at(-1) as string] = value;
+  return copy;
+}
+
+interface Rendered {
+  readonly manifests: Manifest[];
+  readonly deployment: DeploymentSpec;
+  /** The names of the controller container's env, in order. */
+  readonly names: string[];
+  /** The environment the controller starts with (what the webhook adds not included). */
+  readonly env: Record<string, string>;
+  /** The pod template's labels. */
+  readonly podLabels: Record<string, string>;
+}
+
+function resolve(deployment: DeploymentSpec, context: EnvContext): Omit<Rendered, 'manifests'> {
+  const container = containerOf(deployment, 'controller');
+  return {
+    deployment,
+    names: (container.env ?? []).map((e) => e.name),
+    env: containerEnvironment(container, context),
+    podLabels: deployment.spec.template.metadata.labels ?? {},
+  };
+}
+
+let helm: string;
+
+/** `helm template` of `values` in namespace `karpenter`; the Deployment's environment resolved. */
+async function render(values: Values): Promise<Rendered> {
+  const r = await helmTemplate(helm, values, { namespace: 'karpenter' });
+  if (!r.ok) throw new Error(`helm template failed: ${r.error}`);
+  const deployment = only(r.manifests, 'Deployment') as unknown as DeploymentSpec;
+  const context: EnvContext = {
+    namespace: 'karpenter',
+    secret: (name, key) => secrets[name]?.[key],
+  };
+  return { manifests: r.manifests, ...resolve(deployment, context) };
+}
+
+/** The environment the process sees: the container's, plus the webhook's when the pod asks for it. */
+function processEnv(r: Pick<Rendered, 'env' | 'podLabels'>): Record<string, string> {
+  const injected = r.podLabels['azure.workload.identity/use'] === 'true' ? webhookEnv : {};
+  return { ...r.env, ...injected };
+}
+
+/** What the controller does with its environment at start: options, then the azure settings. */
+function startController(env: Record<string, string>) {
+  const parsed = parseOptions([], env);
+  if (parsed.kind !== 'run') throw new Error(`the options parser refused: ${parsed.output}`);
+  return { options: parsed.options, settings: readAzureSettings(env) };
+}
+
+/**
+ * The variables the controller reads from `env`: every option's variable, and those that
+ * `readAzureSettings` and the credential it selects actually look up (recorded through a proxy).
+ */
+function variablesTheControllerReads(env: Record<string, string>): Set<string> {
+  const read = new Set(
+    buildOptionsProgram('0')
+      .options.map((o) => o.envVar)
+      .filter((n): n is string => n !== undefined),
+  );
+  const tracked = new Proxy(env, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  }) as NodeJS.ProcessEnv;
+  const settings = readAzureSettings(tracked);
+  // @azure/identity reads process.env itself; give it the same recorded environment.
+  const saved = process.env;
+  process.env = tracked;
+  try {
+    createAzureCredential(settings.credential);
+  } finally {
+    process.env = saved;
+  }
+  return read;
+}
+
+/** Variables the chart sets that the controller never reads (typos, stale names). */
+function unreadVariables(r: Rendered): string[] {
+  const read = variablesTheControllerReads(processEnv(r));
+  return r.names.filter((n) => !read.has(n));
+}
+
+/** The settings the ci values must give (credential: workload identity). */
+const expectedSettings: AzureSettings = {
+  subscriptionId: azure.subscriptionId,
+  location: azure.location,
+  nodeResourceGroup: azure.nodeResourceGroup,
+  vnetSubnetID: azure.vnetSubnetID,
+  clusterEndpoint: azure.clusterEndpoint,
+  kubeletBootstrapToken: 'abcdef.0123456789abcdef',
+  sshPublicKey: azure.sshPublicKey,
+  dnsServiceIP: azure.dnsServiceIP,
+  nodeIdentities: azure.nodeIdentities,
+  kubeletIdentityClientID: azure.kubeletIdentityClientID,
+  networkPlugin: 'azure',
+  networkPluginMode: 'overlay',
+  vmMemoryOverheadPercent: 0.075,
+  adminUsername: azure.linuxAdminUsername,
+  nodeImageVersion: azure.nodeImageVersion,
+  credential: { mode: 'workload-identity' },
+};
+
+/** Values the chart requires for provider azure, and the variable each feeds. */
+const requiredValues: readonly [path: string, variable: string | undefined][] = [
+  ['clusterName', 'CLUSTER_NAME'],
+  ['azure.subscriptionId', 'AZURE_SUBSCRIPTION_ID'],
+  ['azure.location', 'AZURE_LOCATION'],
+  ['azure.nodeResourceGroup', 'AZURE_NODE_RESOURCE_GROUP'],
+  ['azure.vnetSubnetID', 'VNET_SUBNET_ID'],
+  ['azure.clusterEndpoint', 'CLUSTER_ENDPOINT'],
+  ['azure.kubeletBootstrapToken.secretName', 'KUBELET_BOOTSTRAP_TOKEN'],
+  ['azure.kubeletBootstrapToken.key', 'KUBELET_BOOTSTRAP_TOKEN'],
+  ['azure.sshPublicKey', 'SSH_PUBLIC_KEY'],
+  // Not a variable: the service account annotation the workload identity webhook reads.
+  ['azure.credential.clientID', undefined],
+];
+
+const servicePrincipal = {
+  mode: 'environment',
+  clientID: '12121212-3434-5656-7878-909090909090',
+  tenantID: '99999999-8888-7777-6666-555555555555',
+  clientSecret: { secretName: 'karpenter-sp', key: 'clientSecret' },
+};
+
+beforeAll(() => {
+  helm = findHelm();
+});
+
+describe('Helm chart, provider azure: rendered by helm, read by the controller', () => {
+  it('renders an environment from which the controller reads back every value put in', async () => {
+    const r = await render(azureValues);
+    const { options, settings } = startController(processEnv(r));
+    expect(settings).toEqual(expectedSettings);
+    expect(options).toMatchObject({
+      provider: 'azure',
+      clusterName: azureValues.clusterName,
+      leaderElectionNamespace: 'karpenter',
+      // controller.resources: 1 cpu and 1Gi, through the downward API.
+      cpuRequests: 1000,
+      memoryLimit: 1024 ** 3,
+      logLevel: 'info',
+      batchMaxDuration: 10,
+      batchIdleDuration: 1,
+    });
+  });
+
+  it('takes the bootstrap token from the Secret by reference, never as a value', async () => {
+    const r = await render(azureValues);
+    const container = containerOf(r.deployment, 'controller');
+    expect(container.env?.find((e) => e.name === 'KUBELET_BOOTSTRAP_TOKEN')).toEqual({
+      name: 'KUBELET_BOOTSTRAP_TOKEN',
+      valueFrom: { secretKeyRef: { name: 'karpenter-bootstrap', key: 'token' } },
+    });
+    const text = JSON.stringify(r.manifests);
+    expect(text).not.toContain(secrets['karpenter-bootstrap']?.['token']);
+  });
+
+  it('refuses a bootstrap token given as a plain value (schema: a Secret reference)', async () => {
+    const r = await helmTemplate(
+      helm,
+      withValue(azureValues, 'azure.kubeletBootstrapToken', 'abcdef.0123456789abcdef'),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.ok ? '' : r.error).toMatch(/azure\/kubeletBootstrapToken.*want object/);
+  });
+
+  it('refuses an unknown azure value, such as the old subscriptionID spelling', async () => {
+    const r = await helmTemplate(helm, withValue(azureValues, 'azure.subscriptionID', 'x'));
+    expect(r.ok ? '' : r.error).toMatch(/additional properties 'subscriptionID' not allowed/);
+  });
+
+  it('marks the service account and the pod for AKS workload identity', async () => {
+    const r = await render(azureValues);
+    const sa = only(r.manifests, 'ServiceAccount');
+    expect(sa.metadata.name).toBe('karpenter');
+    expect(sa.metadata.annotations).toEqual({
+      'azure.workload.identity/client-id': azure.credential.clientID,
+    });
+    expect(r.podLabels['azure.workload.identity/use']).toBe('true');
+    expect(r.deployment.spec.template.spec.serviceAccountName).toBe('karpenter');
+    // Without the webhook's variables the workload identity credential cannot be built.
+    expect(() => createAzureCredential(startController(r.env).settings.credential)).toThrow(
+      /AZURE_CLIENT_ID, AZURE_TENANT_ID and AZURE_FEDERATED_TOKEN_FILE/,
+    );
+  });
+
+  it('passes a managed identity client ID, and no workload identity marks', async () => {
+    const values = withValue(azureValues, 'azure.credential', {
+      mode: 'managed-identity',
+      clientID: '13131313-2424-3535-4646-575757575757',
+    });
+    const r = await render(values);
+    expect(startController(processEnv(r)).settings.credential).toEqual({
+      mode: 'managed-identity',
+      clientId: '13131313-2424-3535-4646-575757575757',
+    });
+    expect(r.podLabels['azure.workload.identity/use']).toBeUndefined();
+    expect(only(r.manifests, 'ServiceAccount').metadata.annotations).toBeUndefined();
+    expect(unreadVariables(r)).toEqual([]);
+  });
+
+  it('passes a service principal with its secret from a Secret (credential mode environment)', async () => {
+    const r = await render(withValue(azureValues, 'azure.credential', servicePrincipal));
+    expect(startController(processEnv(r)).settings.credential).toEqual({ mode: 'environment' });
+    expect(r.env).toMatchObject({
+      AZURE_CLIENT_ID: servicePrincipal.clientID,
+      AZURE_TENANT_ID: servicePrincipal.tenantID,
+      AZURE_CLIENT_SECRET: 'service-principal-secret',
+    });
+    // @azure/identity's EnvironmentCredential reads these three, so none is unread.
+    expect(unreadVariables(r)).toEqual([]);
+  });
+
+  it('passes an empty network plugin mode (pods on the node subnet) and a system namespace', async () => {
+    let values = withValue(azureValues, 'azure.networkPluginMode', '');
+    values = withValue(values, 'azure.systemNamespace', 'kube-system');
+    values = withValue(values, 'azure.nodeIdentities', []);
+    const r = await render(values);
+    const { settings } = startController(processEnv(r));
+    expect(settings).toMatchObject({ networkPluginMode: '', systemNamespace: 'kube-system' });
+    expect(settings.nodeIdentities).toEqual([]);
+    expect(r.names).not.toContain('NODE_IDENTITIES');
+    // The maintenance window ConfigMap is read there, so that is where the chart grants it.
+    const roles = r.manifests.filter(
+      (m) => m.kind === 'Role' && JSON.stringify(m).includes('configmaps'),
+    );
+    expect(roles.map((m) => m.metadata.namespace)).toEqual(['kube-system']);
+  });
+
+  it('leaves optional settings out when empty, so the controller defaults apply', async () => {
+    let values = azureValues;
+    for (const key of [
+      'dnsServiceIP',
+      'kubeletIdentityClientID',
+      'linuxAdminUsername',
+      'nodeImageVersion',
+    ])
+      values = withValue(values, `azure.${key}`, '');
+    const r = await render(values);
+    const { settings } = startController(processEnv(r));
+    for (const field of [
+      'dnsServiceIP',
+      'kubeletIdentityClientID',
+      'adminUsername',
+      'nodeImageVersion',
+    ])
+      expect(settings).not.toHaveProperty(field);
+  });
+
+  it('sets no environment variable the controller does not read', async () => {
+    const r = await render(azureValues);
+    expect(r.names.length).toBeGreaterThan(20);
+    expect(unreadVariables(r)).toEqual([]);
+  });
+
+  it('would catch a variable nothing reads, such as the ARM_SUBSCRIPTION_ID it used to set', async () => {
+    const values = withValue(azureValues, 'controller.env', [
+      { name: 'ARM_SUBSCRIPTION_ID', value: azure.subscriptionId },
+    ]);
+    expect(unreadVariables(await render(values))).toEqual(['ARM_SUBSCRIPTION_ID']);
+  });
+
+  it('fails helm template naming each required value that is missing', async () => {
+    const failures: Record<string, string> = {};
+    for (const [path] of requiredValues) {
+      const r = await helmTemplate(helm, withValue(azureValues, path, ''));
+      failures[path] = r.ok ? 'rendered' : r.error;
+    }
+    for (const [path] of requiredValues) expect(failures[path]).toContain(`${path} is required`);
+  });
+
+  it('fails naming each service principal value that is missing (credential mode environment)', async () => {
+    const values = withValue(azureValues, 'azure.credential', servicePrincipal);
+    for (const path of [
+      'azure.credential.clientID',
+      'azure.credential.tenantID',
+      'azure.credential.clientSecret.secretName',
+      'azure.credential.clientSecret.key',
+    ]) {
+      const r = await helmTemplate(helm, withValue(values, path, ''));
+      expect(r.ok ? 'rendered' : r.error).toContain(`${path} is required`);
+    }
+  });
+
+  it('requires exactly the variables the controller cannot start without', async () => {
+    const r = await render(azureValues);
+    const env = processEnv(r);
+    const needed = r.names.filter((name) => {
+      const without = { ...env };
+      delete without[name];
+      try {
+        startController(without);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    const chartRequired = requiredValues.flatMap(([, v]) => (v ? [v] : []));
+    expect(new Set(needed)).toEqual(new Set(chartRequired));
+  });
+
+  it('renders the values file docs/azure-deploy.md shows into settings the controller accepts', async () => {
+    const docs = readFileSync(
+      new URL('../../../../docs/azure-deploy.md', import.meta.url).pathname,
+      'utf8',
+    );
+    const block = /^## Install with Helm$[\s\S]*?^```yaml\n([\s\S]*?)^```$/m.exec(docs)?.[1];
+    expect(block, 'a yaml block under "## Install with Helm"').toBeDefined();
+    const values = parse(block ?? '') as Values;
+    const shown = values.azure as NonNullable<Values['azure']>;
+    const r = await render(values);
+    const { options, settings } = startController(processEnv(r));
+    expect(options).toMatchObject({ provider: 'azure', clusterName: values.clusterName });
+    expect(settings).toEqual({
+      subscriptionId: shown.subscriptionId,
+      location: shown.location,
+      nodeResourceGroup: shown.nodeResourceGroup,
+      vnetSubnetID: shown.vnetSubnetID,
+      clusterEndpoint: shown.clusterEndpoint,
+      kubeletBootstrapToken: 'abcdef.0123456789abcdef',
+      sshPublicKey: shown.sshPublicKey,
+      dnsServiceIP: shown.dnsServiceIP,
+      nodeIdentities: shown.nodeIdentities,
+      kubeletIdentityClientID: shown.kubeletIdentityClientID,
+      networkPlugin: 'azure',
+      networkPluginMode: 'overlay',
+      vmMemoryOverheadPercent: 0.075,
+      credential: { mode: 'workload-identity' },
+    });
+    expect(unreadVariables(r)).toEqual([]);
+  });
+});
+
+describe('Helm chart, providers sim and aws', () => {
+  it('renders sim with no azure settings and no workload identity marks', async () => {
+    const r = await render({ provider: 'sim' });
+    expect(r.names.filter((n) => /AZURE|ARM_|VNET|KUBELET|SSH|NETWORK_PLUGIN/.test(n))).toEqual([]);
+    expect(r.podLabels['azure.workload.identity/use']).toBeUndefined();
+    expect(parseOptions([], r.env)).toMatchObject({ kind: 'run', options: { provider: 'sim' } });
+  });
+
+  it('renders aws with its cluster name and options the parser accepts', async () => {
+    const r = await render({ provider: 'aws', clusterName: 'eks-1' });
+    expect(parseOptions([], r.env)).toMatchObject({
+      kind: 'run',
+      options: { provider: 'aws', clusterName: 'eks-1' },
+    });
+  });
+
+  it('passes helm lint --strict and renders every provider (deploy/scripts/lint-chart.sh)', async () => {
+    const script = new URL('../../../../deploy/scripts/lint-chart.sh', import.meta.url).pathname;
+    const { stdout } = await run('bash', [script], { env: { ...process.env, HELM: helm } });
+    expect(stdout).toContain('lint-chart: ok');
+  });
+});
+
+describe('Helm chart, provider azure: helm install on a real API server', () => {
+  const namespace = 'karpenter-chart';
+  const release = 'karpenter-ts';
+  let api: KubeConnection;
+  let kubeconfig: string;
+
+  beforeAll(async () => {
+    kubeconfig = inject('kubeconfig');
+    api = connect({ kubeconfig });
+    await api.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    });
+    // As docs/azure-deploy.md: the token lives in a Secret made before the install.
+    await api.request('POST', `/api/v1/namespaces/${namespace}/secrets`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'karpenter-bootstrap', namespace },
+        stringData: secrets['karpenter-bootstrap'],
+      },
+    });
+    // No node carries this label: the controller pods stay unscheduled, so no later suite's
+    // NodePool provisions for them and uninstall never waits for a kubelet.
+    await helmInstall(helm, kubeconfig, release, namespace, {
+      ...azureValues,
+      nodeSelector: { 'karpenter-ts.test/chart-e2e': 'never' },
+    });
+  });
+
+  afterAll(async () => {
+    await helmUninstall(helm, kubeconfig, release, namespace).catch((err: unknown) =>
+      console.error(`helm uninstall: ${String(err)}`),
+    );
+    await api?.request('DELETE', `/api/v1/namespaces/${namespace}`).catch(() => {});
+  });
+
+  it('stores a Deployment whose environment, with the Secret read back, the controller accepts', async () => {
+    const deployment = await api.request<DeploymentSpec>(
+      'GET',
+      `/apis/apps/v1/namespaces/${namespace}/deployments/${release}`,
+    );
+    const secretList = await api.request<{
+      items: { metadata: { name: string }; data?: Record<string, string> }[];
+    }>('GET', `/api/v1/namespaces/${namespace}/secrets`);
+    const stored = new Map(secretList.items.map((s) => [s.metadata.name, s.data ?? {}]));
+    const r = resolve(deployment, {
+      namespace,
+      secret: (name, key) => {
+        const b64 = stored.get(name)?.[key];
+        return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
+      },
+    });
+    const { options, settings } = startController(processEnv(r));
+    expect(settings).toEqual(expectedSettings);
+    expect(options).toMatchObject({ provider: 'azure', leaderElectionNamespace: namespace });
+  });
+
+  it('stores the service account annotated with the workload identity client ID', async () => {
+    const sa = await api.request<Manifest>(
+      'GET',
+      `/api/v1/namespaces/${namespace}/serviceaccounts/karpenter`,
+    );
+    expect(sa.metadata.annotations?.['azure.workload.identity/client-id']).toBe(
+      azure.credential.clientID,
+    );
+  });
+});
