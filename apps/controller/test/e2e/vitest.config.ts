@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// End-to-end suite (`npm run test:e2e`, not part of `npm test`): one real control plane from
+// End-to-end suite (`npm run test:e2e`; `npm test` runs it through the root `test:cluster`): one real control plane from
 // tools/local-cluster for the run, started by test/e2e/global-setup.ts. Same source resolution
 // as vitest.shared.ts (not merged, which would add the unit tests' include patterns).
 const conditions = ['@karpenter-ts/source'];
