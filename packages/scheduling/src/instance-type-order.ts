@@ -39,3 +39,49 @@ export function compatibleCapacityTypes(
   }
   return [...out].sort();
 }
+
+/**
+ * Catalog rows in `orderByPrice` order under `reqs`, with each row's `compatibleCapacityTypes`:
+ * computed once per requirement signature, so a node claim's options are its rows picked from
+ * `rows` in order (the same order `orderByPrice` gives its types: price, then name, then row).
+ */
+export interface RowPriceOrder {
+  /** Every row index, by (cheapest compatible offering price, type name, row). */
+  readonly rows: Int32Array;
+  /** Per row: capacity types of its type's available offerings that intersect `reqs`. */
+  readonly capacityTypes: readonly (readonly string[])[];
+}
+
+/** Builds the `RowPriceOrder` of rows whose instance types are `types[row]`. */
+export function rowPriceOrder(
+  types: readonly SchedulerInstanceType[],
+  reqs: Requirements,
+): RowPriceOrder {
+  const priceOf = new Map<SchedulerInstanceType, number>();
+  const capacityOf = new Map<SchedulerInstanceType, readonly string[]>();
+  const prices = new Float64Array(types.length);
+  const capacityTypes: (readonly string[])[] = [];
+  types.forEach((it, row) => {
+    let price = priceOf.get(it);
+    let capacity = capacityOf.get(it);
+    if (price === undefined || capacity === undefined) {
+      price = cheapestOfferingPrice(it, reqs);
+      capacity = compatibleCapacityTypes([it], reqs);
+      priceOf.set(it, price);
+      capacityOf.set(it, capacity);
+    }
+    prices[row] = price;
+    capacityTypes.push(capacity);
+  });
+  const order = Array.from(types.keys());
+  order.sort((a, b) => {
+    const x = types[a] as SchedulerInstanceType;
+    const y = types[b] as SchedulerInstanceType;
+    return (
+      (prices[a] as number) - (prices[b] as number) ||
+      (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) ||
+      a - b
+    );
+  });
+  return { rows: Int32Array.from(order), capacityTypes };
+}

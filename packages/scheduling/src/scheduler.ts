@@ -28,7 +28,7 @@ import {
 } from './daemon-overhead.js';
 import type { DaemonGroup, DaemonPod } from './daemon-overhead.js';
 import { formatHostPort, HostPortUsage, podHostPorts } from './host-ports.js';
-import { compatibleCapacityTypes, orderByPrice } from './instance-type-order.js';
+import { rowPriceOrder, type RowPriceOrder } from './instance-type-order.js';
 import { checkMinValues, describeShortfall } from './min-values.js';
 import { nodePoolTemplate, orderByWeight, type NodePoolTemplate } from './node-pool-template.js';
 import { relax, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
@@ -280,6 +280,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly fit: Uint32Array;
   private readonly zeros: Float64Array;
   private readonly optionCache = new Map<string, FinalOptions<IT>>();
+  /** Catalog rows in price order, per requirement signature (see `options`). */
+  private readonly priceOrders = new Map<string, RowPriceOrder>();
 
   constructor(
     scheduler: Scheduler<IT>,
@@ -939,16 +941,28 @@ class SolveRun<IT extends SchedulerInstanceType> {
    * keys, minValues, rows): thousands of claims usually share a handful of shapes.
    */
   private options(reqs: Requirements, mask: Uint32Array): FinalOptions<IT> {
-    const key = `${this.catalog.signature(reqs)}|${JSON.stringify(reqs.minValues())}|${mask.join(',')}`;
+    const sig = this.catalog.signature(reqs);
+    const key = `${sig}|${JSON.stringify(reqs.minValues())}|${mask.join(',')}`;
     let cached = this.optionCache.get(key);
     if (cached === undefined) {
-      const rows = this.catalog.rowsOf(mask);
-      const groupOfType = new Map<IT, number>(rows.map((r) => [r.instanceType, r.daemonGroup]));
-      const ordered = orderByPrice(
-        rows.map((r) => r.instanceType),
-        reqs,
-      );
-      const kept = ordered.slice(0, this.s.maxInstanceTypes);
+      let order = this.priceOrders.get(sig);
+      if (order === undefined) {
+        order = rowPriceOrder(
+          this.catalog.rows.map((r) => r.instanceType),
+          reqs,
+        );
+        this.priceOrders.set(sig, order);
+      }
+      // The claim's rows in price order, truncated; a claim's rows are one pool's, one per type.
+      const kept: IT[] = [];
+      const keptRows: number[] = [];
+      const max = this.s.maxInstanceTypes;
+      for (let i = 0; i < order.rows.length && kept.length < max; i++) {
+        const t = order.rows[i] as number;
+        if ((((mask[t >>> 5] as number) >>> (t & 31)) & 1) === 0) continue;
+        kept.push((this.catalog.rows[t] as CatalogRow<IT>).instanceType);
+        keptRows.push(t);
+      }
       let minValuesShortfall: string | undefined;
       if (reqs.hasMinValues()) {
         const mv = checkMinValues(reqs, kept);
@@ -956,11 +970,17 @@ class SolveRun<IT extends SchedulerInstanceType> {
       }
       // The smallest overhead among the daemon groups the kept options belong to.
       let overhead: ResourceList | undefined;
-      for (const g of new Set(kept.map((it) => groupOfType.get(it) as number))) {
+      const groups = new Set(
+        keptRows.map((t) => (this.catalog.rows[t] as CatalogRow<IT>).daemonGroup),
+      );
+      for (const g of groups) {
         const o = (this.catalog.daemonGroups[g] as DaemonGroup).overhead;
         overhead = overhead === undefined ? { ...o } : minResources(overhead, o);
       }
-      const capacityTypes = compatibleCapacityTypes(kept, reqs);
+      const capacitySet = new Set<string>();
+      for (const t of keptRows)
+        for (const c of order.capacityTypes[t] as readonly string[]) capacitySet.add(c);
+      const capacityTypes = [...capacitySet].sort();
       cached = {
         kept,
         instanceTypeRequirement: Requirement.create(
