@@ -29,6 +29,7 @@ import {
 import type { DaemonGroup, DaemonPod } from './daemon-overhead.js';
 import { formatHostPort, HostPortUsage, podHostPorts } from './host-ports.js';
 import { rowPriceOrder, type RowPriceOrder } from './instance-type-order.js';
+import { MaskMap } from './mask-map.js';
 import { checkMinValues, describeShortfall } from './min-values.js';
 import { nodePoolTemplate, orderByWeight, type NodePoolTemplate } from './node-pool-template.js';
 import { relax, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
@@ -267,7 +268,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly claimByHostname = new Map<string, ClaimState>();
   private readonly order = new ClaimOrder();
   private readonly indexes = new Map<string, ClaimDomainIndex>();
-  private readonly largestCache = new Map<string, ResourceList>();
+  private readonly largestCache = new MaskMap<ResourceList>();
   /** Remaining limits per template (undefined = unlimited). */
   private readonly remaining: (ResourceList | undefined)[];
   /** Per template, the largest capacity of any of its instance types, per resource. */
@@ -279,7 +280,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly scratch: Uint32Array;
   private readonly fit: Uint32Array;
   private readonly zeros: Float64Array;
-  private readonly optionCache = new Map<string, FinalOptions<IT>>();
+  /** Per requirement signature and minValues: the options of each final row mask. */
+  private readonly optionCache = new Map<string, MaskMap<FinalOptions<IT>>>();
   /** Catalog rows in price order, per requirement signature (see `options`). */
   private readonly priceOrders = new Map<string, RowPriceOrder>();
 
@@ -726,8 +728,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
 
   /** The largest capacity among the rows of `mask` for the limited resources, plus `nodes: 1`; cached per mask. */
   private largestOption(mask: Uint32Array, limited: ResourceList): ResourceList {
-    const key = mask.join(',');
-    let max = this.largestCache.get(key);
+    let max = this.largestCache.get(mask);
     if (max === undefined) {
       const m: ResourceList = { nodes: 1 };
       forEachRow(mask, (row) => {
@@ -738,7 +739,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
         }
       });
       max = m;
-      this.largestCache.set(key, max);
+      this.largestCache.set(mask, max);
     }
     return max;
   }
@@ -942,8 +943,13 @@ class SolveRun<IT extends SchedulerInstanceType> {
    */
   private options(reqs: Requirements, mask: Uint32Array): FinalOptions<IT> {
     const sig = this.catalog.signature(reqs);
-    const key = `${sig}|${JSON.stringify(reqs.minValues())}|${mask.join(',')}`;
-    let cached = this.optionCache.get(key);
+    const key = `${sig}|${JSON.stringify(reqs.minValues())}`;
+    let byMask = this.optionCache.get(key);
+    if (byMask === undefined) {
+      byMask = new MaskMap();
+      this.optionCache.set(key, byMask);
+    }
+    let cached = byMask.get(mask);
     if (cached === undefined) {
       let order = this.priceOrders.get(sig);
       if (order === undefined) {
@@ -1001,7 +1007,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
         overhead: overhead ?? {},
         minValuesShortfall,
       };
-      this.optionCache.set(key, cached);
+      byMask.set(mask, cached);
     }
     return cached;
   }

@@ -86,8 +86,11 @@ export class WasmSolver implements Solver {
     this.reset(0, 0);
   }
 
+  /** Mirrors the core's claim count, so argument checks need no call into the core. */
+  private claims = 0;
+
   get claimCount(): number {
-    return this.core.claimCount();
+    return this.claims;
   }
 
   load(catalog: SolverCatalog): void {
@@ -121,19 +124,21 @@ export class WasmSolver implements Solver {
     checkRequests(requests, this.resourceCount, 'requests');
     checkMask(mask, this.maskWords, 'mask');
     this.put(requests, mask);
-    return this.core.openClaim();
+    const id = this.core.openClaim();
+    this.claims = id + 1;
+    return id;
   }
 
   findClaim(requests: Float64Array, podMask: Uint32Array, after: number): number {
     checkRequests(requests, this.resourceCount, 'requests');
     checkMask(podMask, this.maskWords, 'podMask');
-    checkAfter(after, this.core.claimCount());
+    checkAfter(after, this.claims);
     this.put(requests, podMask);
     return this.core.findClaim(after);
   }
 
   claimFit(claim: number, requests: Float64Array, podMask: Uint32Array, out: Uint32Array): number {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     checkRequests(requests, this.resourceCount, 'requests');
     checkMask(podMask, this.maskWords, 'podMask');
     checkMask(out, this.maskWords, 'out');
@@ -144,7 +149,7 @@ export class WasmSolver implements Solver {
   }
 
   commit(claim: number, requests: Float64Array, mask: Uint32Array): void {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     checkRequests(requests, this.resourceCount, 'requests');
     checkMask(mask, this.maskWords, 'mask');
     this.put(requests, mask);
@@ -157,7 +162,7 @@ export class WasmSolver implements Solver {
     podMask: Uint32Array,
     out: Uint32Array,
   ): number {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     checkRequests(requests, this.resourceCount, 'requests');
     checkMask(podMask, this.maskWords, 'podMask');
     checkMask(out, this.maskWords, 'out');
@@ -173,35 +178,37 @@ export class WasmSolver implements Solver {
     checkMask(out, this.maskWords, 'out');
     this.put(requests, inMask);
     const id = this.core.openWithPod();
+    if (id >= 0) this.claims = id + 1;
     this.takeOut(out);
     return id;
   }
 
   close(claim: number): void {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     this.core.close(claim);
   }
 
   claimRequests(claim: number): Float64Array {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     const at = this.core.claimRequestsPtr(claim) >>> 3;
     return this.views().slice(at, at + this.resourceCount);
   }
 
   claimMask(claim: number): Uint32Array {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     this.views();
     const at = this.core.claimMaskPtr(claim) >>> 2;
     return this.u32.slice(at, at + this.maskWords);
   }
 
   claimPods(claim: number): number {
-    checkClaim(claim, this.core.claimCount());
+    checkClaim(claim, this.claims);
     return this.core.claimPods(claim);
   }
 
   private reset(typeCount: number, resourceCount: number): void {
     this.core.reset(typeCount, resourceCount);
+    this.claims = 0;
     this.typeCount = typeCount;
     this.resourceCount = resourceCount;
     this.maskWords = (typeCount + 31) >>> 5;
