@@ -17,13 +17,11 @@
  * resolver caches gallery listings for 3 days); the Kubernetes version every 15 minutes through
  * {@link cachedKubernetesVersion}. Subnet, validation and LocalDNS conditions are not computed.
  */
-import {
-  isConflict,
-  isNotFound,
-  type Clock,
-  type KubeClient,
-  type NodeClassObject,
-  type ReconcileResult,
+import type {
+  Clock,
+  KubeClient,
+  NodeClassObject,
+  ReconcileResult,
 } from '@karpenter-ts/controllers';
 import {
   AKSNodeClassGroup,
@@ -40,6 +38,11 @@ import {
   type NodeImageResolverOptions,
 } from '@karpenter-ts/provider-azure';
 import { podNamespace } from '../kube/cluster.js';
+import {
+  setNodeClassCondition,
+  writeNodeClassStatus,
+  type NodeClassConditionUpdate,
+} from '../kube/nodeclass-ready.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
 import { maintenanceWindowOpen, readMaintenanceWindow } from './maintenance-window.js';
 
@@ -100,30 +103,6 @@ export function cachedKubernetesVersion(
   };
 }
 
-type ConditionInput = Pick<AKSNodeClassCondition, 'type' | 'status' | 'reason' | 'message'>;
-
-/** `conditions` with `c` set: lastTransitionTime kept unless the status flips. */
-function withCondition(
-  conditions: readonly AKSNodeClassCondition[],
-  c: ConditionInput,
-  generation: number | undefined,
-  nowIso: string,
-): AKSNodeClassCondition[] {
-  const previous = conditions.find((x) => x.type === c.type);
-  const next: AKSNodeClassCondition = {
-    type: c.type,
-    status: c.status,
-    reason: c.reason ?? c.type,
-    message: c.message ?? '',
-    lastTransitionTime:
-      previous?.status === c.status && previous.lastTransitionTime
-        ? previous.lastTransitionTime
-        : nowIso,
-    ...(generation !== undefined ? { observedGeneration: generation } : {}),
-  };
-  return previous ? conditions.map((x) => (x.type === c.type ? next : x)) : [...conditions, next];
-}
-
 /**
  * Reconciles the named AKSNodeClass's status (see the module comment) and writes it when it
  * changed. Returns requeue after 5 minutes; 1 s after a write conflict; `{}` when the NodeClass
@@ -147,8 +126,8 @@ export async function reconcileAKSNodeClass(
   const generation = current.metadata.generation;
   const nowIso = new Date(clock.now()).toISOString();
   let conditions: AKSNodeClassCondition[] = before.conditions ?? [];
-  const set = (c: ConditionInput) => {
-    conditions = withCondition(conditions, c, generation, nowIso);
+  const set = (c: NodeClassConditionUpdate) => {
+    conditions = setNodeClassCondition(conditions, c, generation, nowIso);
   };
   const status: AKSNodeClassStatus = { ...before };
 
@@ -226,13 +205,9 @@ export async function reconcileAKSNodeClass(
       ...structuredClone(current),
       status: { ...status } as NodeClassObject['status'],
     };
-    try {
-      await client.updateStatus('NodeClass', next);
-    } catch (err) {
-      if (isNotFound(err)) return {};
-      if (!isConflict(err)) throw err;
-      result = { requeueAfter: 1 };
-    }
+    const outcome = await writeNodeClassStatus(client, next);
+    if (outcome === 'gone') return {};
+    if (outcome === 'conflict') result = { requeueAfter: 1 };
   }
   if (failure !== undefined) throw failure;
   return result;

@@ -13,29 +13,28 @@
  * come up and register Nodes and age past the grace; after a restart nothing of theirs is left.
  * VM ages are moved with the emulator's `backdateVirtualMachine` test control instead of waiting.
  * The controller runs as a child process (test/e2e/process) with a managed identity token
- * endpoint served here, as in azure-crash.e2e.ts.
+ * endpoint served by azure-harness.ts, as in azure-crash.e2e.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SeedImageVersions, startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
-import type { NodeClaim, NodePool } from '@karpenter-ts/api';
+import { SeedImageVersions, type ArmEmulator } from '@karpenter-ts/arm-emulator';
+import type { NodeClaim } from '@karpenter-ts/api';
 import { isNotFound } from '@karpenter-ts/controllers';
-import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
+import type { KubeConnection } from '@karpenter-ts/kube';
 import {
-  AKS_NODE_CLASS_CRD_URL,
   AzureCloudProvider,
   allAzureSkus,
-  createArmClients,
   launchTags,
   networkInterfaceBody,
   type AKSNodeClass,
-  type ArmClients,
 } from '@karpenter-ts/provider-azure';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EmulatedKubelets } from './azure-kubelet.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AzureHarness,
+  clusterEndpoint,
+  KUBELET_BOOTSTRAP_TOKEN,
+  nodeClassSpec,
+  SSH_PUBLIC_KEY,
+} from './azure-harness.js';
+import type { EmulatedKubelets } from './azure-kubelet.js';
 import {
   startController,
   type ControllerProcess,
@@ -46,41 +45,18 @@ import { eventually, Workload, type List, type NodeObject } from './support.js';
 const SUBSCRIPTION = '00000000-0000-0000-0000-0000000000e4';
 const NODE_RG = 'MC_rg_e2e-gc_southcentralus';
 const REGION = 'southcentralus';
-const SUBNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes`;
 const CLUSTER = 'e2e-gc';
 const NAME = 'azure-gc';
 const COLLECTED = 'garbage collected Azure resources without a NodeClaim';
 
+let harness: AzureHarness;
 let api: KubeConnection;
-let kubeconfig: string;
 let arm: ArmEmulator;
 let kubelets: EmulatedKubelets;
 /** While false, booted VMs register no Node (the seeded Nodes are written by the test). */
 let kubeletsOn = false;
-let identity: Server;
-let env: Record<string, string>;
 let workload: Workload;
 let controller: ControllerProcess | undefined;
-
-const args = () => [
-  '--kubeconfig',
-  kubeconfig,
-  '--provider',
-  'azure',
-  '--cluster-name',
-  CLUSTER,
-  '--disable-leader-election',
-];
-
-/** Sorted names of the emulator's VMs, NICs and disks in the node resource group. */
-function armNames() {
-  const names = (list: { name: string }[]) => list.map((r) => r.name).sort();
-  return {
-    vms: names(arm.state.virtualMachines(NODE_RG)),
-    nics: names(arm.state.networkInterfaces(NODE_RG)),
-    disks: names(arm.state.disks(NODE_RG)),
-  };
-}
 
 async function nodeNames(): Promise<string[]> {
   return (await api.request<List<NodeObject>>('GET', '/api/v1/nodes')).items
@@ -88,30 +64,18 @@ async function nodeNames(): Promise<string[]> {
     .sort();
 }
 
-/** SDK clients on the emulator with a fixed token (the test's own ARM calls). */
-function armClients(): ArmClients {
-  return createArmClients({
-    subscriptionId: SUBSCRIPTION,
-    credential: {
-      getToken: async () => ({ token: 'e2e-token', expiresOnTimestamp: Date.now() + 3600_000 }),
-    },
-    endpoint: arm.url,
-    ...(arm.ca ? { tlsCA: arm.ca } : {}),
-  });
-}
-
 /** The in-process provider a controller of `clusterName` would be, to leave resources behind. */
 function seedingProvider(clusterName: string, nodeClass: AKSNodeClass): AzureCloudProvider {
   return new AzureCloudProvider({
-    clients: armClients(),
+    clients: harness.armClients(),
     subscriptionId: SUBSCRIPTION,
     location: REGION,
     nodeResourceGroup: NODE_RG,
     clusterName,
-    clusterEndpoint: `https://${clusterName}-dns.hcp.southcentralus.azmk8s.io:443`,
-    kubeletBootstrapToken: 'abcdef.0123456789abcdef',
-    sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE e2e',
-    vnetSubnetID: SUBNET,
+    clusterEndpoint: clusterEndpoint(clusterName, REGION),
+    kubeletBootstrapToken: KUBELET_BOOTSTRAP_TOKEN,
+    sshPublicKey: SSH_PUBLIC_KEY,
+    vnetSubnetID: harness.subnetId,
     getNodeClass: async () => nodeClass,
     skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
     pollIntervalMs: 20,
@@ -169,112 +133,21 @@ async function forceDeleteNode(name: string): Promise<void> {
   await api.request('DELETE', `/api/v1/nodes/${name}`).catch(ignore);
 }
 
-/**
- * Real ARM finishes an accepted operation whether or not anyone polls it; the emulator advances
- * one only when polled. With the controller dead, the test polls the VM operations to the end.
- */
-async function finishOperations(): Promise<void> {
-  for (const op of arm.state.operations.values()) {
-    if (op.status !== 'InProgress') continue;
-    op.pollsLeft = 0;
-    const url = new URL(
-      `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Compute/locations/${REGION}/operations/${op.id}?api-version=2024-07-01`,
-      arm.url,
-    );
-    await new Promise<void>((resolve, reject) => {
-      const req = httpsRequest(
-        url,
-        { ca: arm.ca, headers: { authorization: 'Bearer e2e-token' } },
-        (res) => {
-          res.resume();
-          res.on('end', resolve);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-  }
-}
-
 const isCollectedLog = (l: LogLine) => l.message === COLLECTED;
 
 beforeAll(async () => {
-  kubeconfig = inject('kubeconfig');
-  api = connect({ kubeconfig });
-  await installCrds(api, [...karpenterCrdFiles(), AKS_NODE_CLASS_CRD_URL.pathname]);
-  kubelets = new EmulatedKubelets(api);
-  arm = await startArmEmulator({
-    onVmBooted: async (booted) => {
-      if (kubeletsOn) await kubelets.onVmBooted(booted);
-    },
+  harness = await AzureHarness.start({
+    subscription: SUBSCRIPTION,
+    nodeResourceGroup: NODE_RG,
+    region: REGION,
+    clusterName: CLUSTER,
+    managedIdentity: true,
+    registerNodes: () => kubeletsOn,
   });
-  kubelets.start(arm);
-  identity = createServer((_req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        access_token: 'e2e-token',
-        expires_on: String(Math.floor(Date.now() / 1000) + 3600),
-        resource: 'https://management.azure.com',
-        token_type: 'Bearer',
-      }),
-    );
-  });
-  await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
-  const address = identity.address();
-  if (address === null || typeof address === 'string') throw new Error('no identity port');
-  const caFile = join(mkdtempSync(join(tmpdir(), 'karpenter-ts-azure-gc.')), 'arm-ca.pem');
-  writeFileSync(caFile, arm.ca ?? '');
-  env = {
-    AZURE_SUBSCRIPTION_ID: SUBSCRIPTION,
-    AZURE_LOCATION: REGION,
-    AZURE_NODE_RESOURCE_GROUP: NODE_RG,
-    VNET_SUBNET_ID: SUBNET,
-    CLUSTER_ENDPOINT: `https://${CLUSTER}-dns.hcp.southcentralus.azmk8s.io:443`,
-    KUBELET_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
-    SSH_PUBLIC_KEY: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE e2e',
-    ARM_ENDPOINT: arm.url,
-    ARM_CA_FILE: caFile,
-    AZURE_CREDENTIAL_MODE: 'managed-identity',
-    IDENTITY_ENDPOINT: `http://127.0.0.1:${address.port}/msi/token`,
-    IDENTITY_HEADER: 'e2e',
-  };
+  ({ api, arm, kubelets } = harness);
   workload = new Workload(api, NAME, 3);
-  await api.request('POST', '/api/v1/namespaces', {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAME } },
-  });
-  const spec: AKSNodeClass['spec'] = { imageFamily: 'Ubuntu', osDiskSizeGB: 64 };
-  await api.request('POST', '/apis/karpenter.azure.com/v1beta1/aksnodeclasses', {
-    body: {
-      apiVersion: 'karpenter.azure.com/v1beta1',
-      kind: 'AKSNodeClass',
-      metadata: { name: NAME },
-      spec,
-    },
-  });
-  const pool: NodePool = {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name: NAME },
-    spec: {
-      template: {
-        spec: {
-          nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: NAME },
-          requirements: [
-            { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
-            {
-              key: 'node.kubernetes.io/instance-type',
-              operator: 'In',
-              // Two-core sizes: one one-core pod per node, so several VM PUTs are in flight.
-              values: ['Standard_D2s_v3', 'Standard_D2_v5'],
-            },
-            { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-          ],
-        },
-      },
-    },
-  };
-  await api.request('POST', '/apis/karpenter.sh/v1/nodepools', { body: pool });
+  // Two-core sizes: one one-core pod per node, so several VM PUTs are in flight.
+  await harness.createNodePool(NAME, ['Standard_D2s_v3', 'Standard_D2_v5'], ['on-demand']);
 
   // What a controller leaves behind, launched from a Gen2 Ubuntu image the emulator's community
   // gallery holds (its newest seeded version).
@@ -296,7 +169,7 @@ beforeAll(async () => {
     apiVersion: 'karpenter.azure.com/v1beta1',
     kind: 'AKSNodeClass',
     metadata: { name: NAME },
-    spec,
+    spec: nodeClassSpec,
     status: {
       kubernetesVersion: '1.36.3',
       images,
@@ -307,13 +180,13 @@ beforeAll(async () => {
   await ours.create(phantomClaim('gc-old')); // (a)
   await ours.create(phantomClaim('gc-young')); // (b)
   await seedingProvider('e2e-other', nodeClass).create(phantomClaim('gc-foreign')); // (d)
-  await armClients().network.networkInterfaces.beginCreateOrUpdateAndWait(
+  await harness.armClients().network.networkInterfaces.beginCreateOrUpdateAndWait(
     NODE_RG,
     'aks-gc-orphan',
     networkInterfaceBody({
       name: 'aks-gc-orphan',
       location: REGION,
-      subnetID: SUBNET,
+      subnetID: harness.subnetId,
       acceleratedNetworking: true,
       tags: launchTags({ clusterName: CLUSTER, nodePool: NAME, nodeClaim: 'gc-orphan' }),
     }),
@@ -348,32 +221,26 @@ afterAll(async () => {
     }
     for (const name of (await nodeNames().catch(() => [])).filter((n) => n.startsWith('aks-')))
       await forceDeleteNode(name).catch(ignore);
-    await api?.request('DELETE', `/apis/karpenter.sh/v1/nodepools/${NAME}`).catch(ignore);
-    await api
-      ?.request('DELETE', `/apis/karpenter.azure.com/v1beta1/aksnodeclasses/${NAME}`)
-      .catch(ignore);
-    await api?.request('DELETE', `/api/v1/namespaces/${NAME}`).catch(ignore);
-    kubelets?.stop();
-    identity?.close();
-    await arm?.stop();
+    await harness?.deleteNodePool(NAME);
+    await harness?.stop();
   }
 });
 
 describe('Azure garbage collection (--provider azure)', () => {
   it("at start collects the old VM without a NodeClaim (with NIC, disk and Node) and the orphan NIC; spares the young VM and another cluster's", async () => {
-    expect(armNames()).toEqual({
+    expect(harness.armNames()).toEqual({
       vms: ['aks-gc-foreign', 'aks-gc-old', 'aks-gc-young'],
       nics: ['aks-gc-foreign', 'aks-gc-old', 'aks-gc-orphan', 'aks-gc-young'],
       disks: ['aks-gc-foreign', 'aks-gc-old', 'aks-gc-young'],
     });
-    controller = await startController('azure-gc-first', args(), env);
+    controller = await startController('azure-gc-first', harness.controllerArgs(), harness.env);
     const line = await controller.waitForLog('garbage collected', isCollectedLog, 60_000);
     expect(line).toMatchObject({
       virtualMachines: ['aks-gc-old'],
       networkInterfaces: ['aks-gc-orphan'],
       nodes: ['aks-gc-old'],
     });
-    expect(armNames()).toEqual({
+    expect(harness.armNames()).toEqual({
       vms: ['aks-gc-foreign', 'aks-gc-young'],
       nics: ['aks-gc-foreign', 'aks-gc-young'],
       disks: ['aks-gc-foreign', 'aks-gc-young'],
@@ -397,7 +264,7 @@ describe('Azure garbage collection (--provider azure)', () => {
       'a VM PUT in flight for every node claim',
       async () => {
         const claims = await workload.nodeClaims();
-        const { vms } = armNames();
+        const { vms } = harness.armNames();
         return claims.length > 0 && claims.every((c) => vms.includes(`aks-${c.metadata.name}`))
           ? claims
           : false;
@@ -411,7 +278,7 @@ describe('Azure garbage collection (--provider azure)', () => {
 
     // While it is down: ARM finishes the VMs (their kubelets register Nodes), the workload goes,
     // an operator force-deletes the NodeClaims, and the VMs age past the grace period.
-    await finishOperations();
+    await harness.finishOperations();
     await eventually(
       'the Nodes of the leaked VMs to register',
       async () => leaked.every((n) => kubelets.nodes.has(n)),
@@ -430,9 +297,9 @@ describe('Azure garbage collection (--provider azure)', () => {
     }
     expect(await workload.nodeClaims()).toEqual([]);
     for (const vm of leaked) arm.state.backdateVirtualMachine(NODE_RG, vm, 600);
-    expect(armNames().vms).toEqual(['aks-gc-foreign', 'aks-gc-young', ...leaked].sort());
+    expect(harness.armNames().vms).toEqual(['aks-gc-foreign', 'aks-gc-young', ...leaked].sort());
 
-    controller = await startController('azure-gc-restarted', args(), env);
+    controller = await startController('azure-gc-restarted', harness.controllerArgs(), harness.env);
     const startedAt = Date.now();
     const line = await controller.waitForLog('garbage collected', isCollectedLog, 60_000);
     expect(line['virtualMachines']).toEqual(leaked);
@@ -449,12 +316,12 @@ describe('Azure garbage collection (--provider azure)', () => {
       nics: ['aks-gc-foreign', 'aks-gc-young'],
       disks: ['aks-gc-foreign', 'aks-gc-young'],
     };
-    expect(armNames()).toEqual(survivors);
+    expect(harness.armNames()).toEqual(survivors);
     expect(await workload.nodeClaims()).toEqual([]);
     // The core garbage collection also sees the young VM as unowned from its first pass; it must
     // wait Azure's 5 minutes too, not its 30 s default: still there after well over 30 s.
     await new Promise((r) => setTimeout(r, Math.max(0, startedAt + 40_000 - Date.now())));
-    expect(armNames()).toEqual(survivors);
+    expect(harness.armNames()).toEqual(survivors);
     expect(await nodeNames()).toContain('aks-gc-young');
     expect(controller.logs.filter(isCollectedLog)).toHaveLength(1);
   });

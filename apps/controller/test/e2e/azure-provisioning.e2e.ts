@@ -8,27 +8,24 @@
  * the unavailable-offerings cache holds the entry. Node images are the emulator's community
  * gallery versions with the newest publishedDate (no AKS_NODE_IMAGE_VERSION pin).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
-import type { NodeClaim, NodePool } from '@karpenter-ts/api';
-import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
-import { AKS_NODE_CLASS_CRD_URL } from '@karpenter-ts/provider-azure';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ArmEmulator } from '@karpenter-ts/arm-emulator';
+import type { NodeClaim } from '@karpenter-ts/api';
+import type { KubeConnection } from '@karpenter-ts/kube';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createLogger,
   parseOptions,
   startOperator,
   type RunningOperator,
 } from '../../src/index.js';
-import { EmulatedKubelets } from './azure-kubelet.js';
+import { AzureHarness, fixedTokenCredential } from './azure-harness.js';
+import type { EmulatedKubelets } from './azure-kubelet.js';
 import { eventually, logSink, Workload, type List, type NodeObject } from './support.js';
 
 const SUBSCRIPTION = '00000000-0000-0000-0000-0000000000e2';
 const NODE_RG = 'MC_rg_e2e_southcentralus';
 const REGION = 'southcentralus';
-const SUBNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes`;
+const CLUSTER = 'e2e';
 const SIZES = ['Standard_D2s_v3', 'Standard_D4s_v3', 'Standard_D2_v5'];
 const UBUNTU_GALLERY = 'AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2';
 /** Ubuntu 24.04 (Kubernetes 1.36): Gen2, Gen1, arm64. */
@@ -36,6 +33,7 @@ const DEFINITIONS = ['2404gen2containerd', '2404containerd', '2404gen2arm64conta
 /** Published after the emulator's seeded versions: the one every VM must boot. */
 const NEWEST = '202509.02.0';
 
+let harness: AzureHarness;
 let api: KubeConnection;
 let arm: ArmEmulator;
 let kubelets: EmulatedKubelets;
@@ -54,48 +52,15 @@ interface ArmVm {
   };
 }
 
-/** The NodePool of `name` on AKSNodeClass `name`: three sizes, spot or on-demand. */
-function pool(name: string): NodePool {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name },
-    spec: {
-      template: {
-        spec: {
-          nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name },
-          requirements: [
-            { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
-            { key: 'node.kubernetes.io/instance-type', operator: 'In', values: SIZES },
-            { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] },
-          ],
-        },
-      },
-    },
-  };
-}
-
-async function createPool(name: string): Promise<void> {
-  await api.request('POST', '/api/v1/namespaces', {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-  });
-  await api.request('POST', '/apis/karpenter.azure.com/v1beta1/aksnodeclasses', {
-    body: {
-      apiVersion: 'karpenter.azure.com/v1beta1',
-      kind: 'AKSNodeClass',
-      metadata: { name },
-      spec: { imageFamily: 'Ubuntu', osDiskSizeGB: 64 },
-    },
-  });
-  await api.request('POST', '/apis/karpenter.sh/v1/nodepools', { body: pool(name) });
-}
-
 beforeAll(async () => {
-  const kubeconfig = inject('kubeconfig');
-  api = connect({ kubeconfig });
-  await installCrds(api, [...karpenterCrdFiles(), AKS_NODE_CLASS_CRD_URL.pathname]);
-  kubelets = new EmulatedKubelets(api);
-  arm = await startArmEmulator({ onVmBooted: kubelets.onVmBooted });
+  harness = await AzureHarness.start({
+    subscription: SUBSCRIPTION,
+    nodeResourceGroup: NODE_RG,
+    region: REGION,
+    clusterName: CLUSTER,
+    managedIdentity: false,
+  });
+  ({ api, arm, kubelets } = harness);
   for (const image of DEFINITIONS) {
     const gallery = UBUNTU_GALLERY;
     arm.publishImageVersion({
@@ -119,17 +84,14 @@ beforeAll(async () => {
       excludeFromLatest: true,
     });
   }
-  kubelets.start(arm);
-  const caFile = join(mkdtempSync(join(tmpdir(), 'karpenter-ts-azure-e2e.')), 'arm-ca.pem');
-  writeFileSync(caFile, arm.ca ?? '');
   const parsed = parseOptions(
     [
       '--kubeconfig',
-      kubeconfig,
+      harness.kubeconfig,
       '--provider',
       'azure',
       '--cluster-name',
-      'e2e',
+      CLUSTER,
       '--leader-election-namespace',
       'default',
       '--leader-election-name',
@@ -147,37 +109,16 @@ beforeAll(async () => {
     version: 'e2e',
     handleSignals: false,
     logger: createLogger({ level: 'info', outputPaths: ['stdout'], commit: 'e2e', stream }),
-    env: {
-      AZURE_SUBSCRIPTION_ID: SUBSCRIPTION,
-      AZURE_LOCATION: REGION,
-      AZURE_NODE_RESOURCE_GROUP: NODE_RG,
-      VNET_SUBNET_ID: SUBNET,
-      CLUSTER_ENDPOINT: 'https://e2e-dns.hcp.southcentralus.azmk8s.io:443',
-      KUBELET_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
-      SSH_PUBLIC_KEY: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE e2e',
-      ARM_ENDPOINT: arm.url,
-      ARM_CA_FILE: caFile,
-    },
-    azure: {
-      credential: {
-        getToken: async () => ({ token: 'e2e-token', expiresOnTimestamp: Date.now() + 3600_000 }),
-      },
-      pollIntervalMs: 100,
-    },
+    env: harness.env,
+    azure: { credential: fixedTokenCredential, pollIntervalMs: 100 },
   });
 });
 
 afterAll(async () => {
   // Leave the cluster as the next suite expects it: no NodePool another provider cannot serve.
-  const ignore = () => {};
-  await api?.request('DELETE', '/apis/karpenter.sh/v1/nodepools/azure').catch(ignore);
-  await api
-    ?.request('DELETE', '/apis/karpenter.azure.com/v1beta1/aksnodeclasses/azure')
-    .catch(ignore);
-  await api?.request('DELETE', '/api/v1/namespaces/azure').catch(ignore);
+  await harness?.deleteNodePool('azure');
   await operator?.shutdown('end of test');
-  kubelets?.stop();
-  await arm?.stop();
+  await harness?.stop();
 });
 
 describe('karpenter-ts-controller --provider azure against the ARM emulator', () => {
@@ -200,7 +141,7 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
   });
 
   it('marks the AKSNodeClass Ready with the API server version and the newest gallery images', async () => {
-    await createPool('azure');
+    await harness.createNodePool('azure', SIZES, ['spot', 'on-demand']);
     const nc = await eventually(
       'the AKSNodeClass to be Ready',
       async () => {
