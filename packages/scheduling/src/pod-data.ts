@@ -41,6 +41,8 @@ export interface PodMemo {
   vectorKey?: string;
   /** `metadata.creationTimestamp` in ms since the epoch (0 when absent or invalid). */
   createdMillis?: number;
+  /** The pod's queue-order key (see queue.ts); null when its uid cannot be encoded. */
+  queueKey?: Float64Array | null;
 }
 
 /** Requirements of one set of constraints. */
@@ -72,7 +74,14 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
     hostPorts: podHostPorts(pod),
     constraints: podConstraints(pod, policy),
     usesResourceClaims,
-    memo: {},
+    // every slot present from the start: one object shape for all pods keeps slot reads monomorphic
+    memo: {
+      attempt: undefined,
+      vector: undefined,
+      vectorKey: undefined,
+      createdMillis: undefined,
+      queueKey: undefined,
+    },
   };
 }
 

@@ -17,8 +17,58 @@ function parseCreation(d: PodData): number {
   return Number.isNaN(ms) ? 0 : ms;
 }
 
-/** Sorts pods into queue order (a new array). */
-export function queueOrder(pods: readonly PodData[]): PodData[] {
+/** Sorts rows of float64 keys (see `Solver.orderRows`: lanes left to right, stable). */
+export type RowOrderer = (keys: Float64Array, width: number, order: Int32Array) => void;
+
+/** Uid characters per key lane: 6 × 8 bits stay exact in a float64. */
+const UID_CHARS_PER_LANE = 6;
+/** Longer uids (never Kubernetes UIDs, 36 characters) use the comparison sort. */
+const MAX_UID_LANES = 64;
+
+/**
+ * The pod's queue-order key, cached on the pod: -cpu, -memory, creation time, then the uid as
+ * lanes of 6 characters (8 bits each, zero-padded), then the uid's length. Comparing lanes in
+ * order then orders uids as string comparison does (a shorter prefix first). Null when a uid
+ * character is beyond U+00FF or the uid is too long (the queue then compares strings).
+ */
+function queueKey(d: PodData): Float64Array | null {
+  if (d.memo.queueKey !== undefined) return d.memo.queueKey;
+  const uid = d.uid;
+  const uidLanes = Math.ceil(uid.length / UID_CHARS_PER_LANE) + 1;
+  let key: Float64Array | null = null;
+  if (uidLanes <= MAX_UID_LANES) {
+    key = new Float64Array(3 + uidLanes);
+    key[0] = -(d.requests['cpu'] ?? 0);
+    key[1] = -(d.requests['memory'] ?? 0);
+    key[2] = creationMillis(d);
+    for (let i = 0; i < uid.length && key !== null; i += UID_CHARS_PER_LANE) {
+      let v = 0;
+      for (let j = i; j < i + UID_CHARS_PER_LANE; j++) {
+        const c = j < uid.length ? uid.charCodeAt(j) : 0;
+        if (c > 0xff) {
+          key = null;
+          break;
+        }
+        v = v * 256 + c;
+      }
+      if (key !== null) key[3 + i / UID_CHARS_PER_LANE] = v;
+    }
+    if (key !== null) key[key.length - 1] = uid.length;
+  }
+  d.memo.queueKey = key;
+  return key;
+}
+
+/**
+ * Sorts pods into queue order (a new array). With `orderRows` (the solver's), the order keys
+ * (-cpu, -memory, creation time, uid lanes) are sorted as numbers in one call; otherwise, or
+ * when a uid does not fit the lanes, by a comparison sort. Both give the same order.
+ */
+export function queueOrder(pods: readonly PodData[], orderRows?: RowOrderer): PodData[] {
+  if (orderRows !== undefined && pods.length > 1) {
+    const ordered = orderByKeys(pods, orderRows);
+    if (ordered !== undefined) return ordered;
+  }
   const keyed = pods.map((d) => ({
     d,
     cpu: d.requests['cpu'] ?? 0,
@@ -35,6 +85,29 @@ export function queueOrder(pods: readonly PodData[]): PodData[] {
   return keyed.map((k) => k.d);
 }
 
+function orderByKeys(pods: readonly PodData[], orderRows: RowOrderer): PodData[] | undefined {
+  let width = 0;
+  for (const d of pods) {
+    const key = queueKey(d);
+    if (key === null) return undefined;
+    if (key.length > width) width = key.length;
+  }
+  // shorter uids are zero-padded: their length stays in the last lane
+  const keys = new Float64Array(pods.length * width);
+  for (let i = 0; i < pods.length; i++) {
+    const key = (pods[i] as PodData).memo.queueKey as Float64Array;
+    const at = i * width;
+    const last = key.length - 1;
+    for (let k = 0; k < last; k++) keys[at + k] = key[k] as number;
+    keys[at + width - 1] = key[last] as number;
+  }
+  const order = new Int32Array(pods.length);
+  orderRows(keys, width, order);
+  const out = new Array<PodData>(pods.length);
+  for (let i = 0; i < order.length; i++) out[i] = pods[order[i] as number] as PodData;
+  return out;
+}
+
 /** A FIFO of pods with upstream's no-progress termination rule. */
 export class SchedulingQueue {
   private items: PodData[];
@@ -42,8 +115,9 @@ export class SchedulingQueue {
   /** Queue length right after each pod was last pushed back. */
   private readonly lastLength = new Map<PodData, number>();
 
-  constructor(pods: readonly PodData[]) {
-    this.items = queueOrder(pods);
+  /** @param orderRows sorts the queue keys (the solver's `orderRows`); see `queueOrder`. */
+  constructor(pods: readonly PodData[], orderRows?: RowOrderer) {
+    this.items = queueOrder(pods, orderRows);
   }
 
   /** Pods still queued. */

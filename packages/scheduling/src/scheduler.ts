@@ -442,7 +442,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
       }
       queued.push(d);
     }
-    const queue = new SchedulingQueue(queued);
+    const queue = new SchedulingQueue(queued, (keys, width, order) =>
+      this.solver.orderRows(keys, width, order),
+    );
     for (let d = queue.pop(); d !== undefined; d = queue.pop()) {
       const error = this.schedule(d);
       if (error === undefined) {

@@ -99,6 +99,8 @@ export function reset(typeCount: i32, resourceCount: i32): void {
   pCap = 0;
   pTop = 0;
   sWords = 0;
+  sortCap = 0;
+  sortWidthCap = 0;
   growClaims(64);
   growBuckets(16);
 }
@@ -663,4 +665,96 @@ export function close(claim: i32): void {
   if (load<u8>(o) == 0) return;
   bucketRemove(claim);
   store<u8>(o, 0);
+}
+
+// ---- row ordering (orderRows) -------------------------------------------------------------------
+
+let sortCap: i32 = 0; // rows the sort regions hold
+let sortWidthCap: i32 = 0; // key lanes the key region holds per row at sortCap rows
+let sortKeysP: usize = 0; // rows*width f64: keys, row-major
+let sortOrderP: usize = 0; // rows i32: the order (output)
+let sortTmpP: usize = 0; // rows i32: merge buffer
+let sortN: i32 = 0;
+let sortW: i32 = 0;
+
+/**
+ * Lays out `count` rows of `width` key lanes for `sortRows` (reusing the last regions when they
+ * are large enough); returns where the host writes the keys.
+ */
+export function sortAlloc(count: i32, width: i32): usize {
+  if (count > sortCap || <i64>count * width > <i64>sortCap * sortWidthCap) {
+    const cap = max(count, 64);
+    sortKeysP = arenaAlloc((<usize>cap * width) << 3);
+    sortOrderP = arenaAlloc(<usize>cap << 2);
+    sortTmpP = arenaAlloc(<usize>cap << 2);
+    sortCap = cap;
+    sortWidthCap = width;
+  }
+  sortN = count;
+  sortW = width;
+  return sortKeysP;
+}
+
+export function sortOrderPtr(): usize {
+  return sortOrderP;
+}
+
+// Is row a's key before row b's (lexicographic over the lanes; the lower index on equal keys)?
+// @ts-ignore: decorator
+@inline function rowBefore(a: i32, b: i32): bool {
+  const pa = sortKeysP + ((<usize>a * sortW) << 3);
+  const pb = sortKeysP + ((<usize>b * sortW) << 3);
+  for (let k = 0; k < sortW; k++) {
+    const x = load<f64>(pa + (<usize>k << 3));
+    const y = load<f64>(pb + (<usize>k << 3));
+    if (x < y) return true;
+    if (x > y) return false;
+  }
+  return a < b;
+}
+
+/** Writes into the order region the rows sorted by key (stable: ties keep row order). */
+export function sortRows(): void {
+  const n = sortN;
+  let src = sortOrderP;
+  let dst = sortTmpP;
+  // insertion-sorted runs of 16, then bottom-up merges
+  for (let lo = 0; lo < n; lo += 16) {
+    const hi = min(lo + 16, n);
+    for (let i = lo; i < hi; i++) {
+      let j = i;
+      while (j > lo && rowBefore(i, load<i32>(src + (<usize>(j - 1) << 2)))) {
+        store<i32>(src + (<usize>j << 2), load<i32>(src + (<usize>(j - 1) << 2)));
+        j--;
+      }
+      store<i32>(src + (<usize>j << 2), i);
+    }
+  }
+  for (let run = 16; run < n; run <<= 1) {
+    for (let lo = 0; lo < n; lo += run << 1) {
+      const mid = min(lo + run, n);
+      const hi = min(lo + (run << 1), n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const a = load<i32>(src + (<usize>i << 2));
+        const b = load<i32>(src + (<usize>j << 2));
+        if (rowBefore(b, a)) {
+          store<i32>(dst + (<usize>k << 2), b);
+          j++;
+        } else {
+          store<i32>(dst + (<usize>k << 2), a);
+          i++;
+        }
+        k++;
+      }
+      for (; i < mid; i++, k++) store<i32>(dst + (<usize>k << 2), load<i32>(src + (<usize>i << 2)));
+      for (; j < hi; j++, k++) store<i32>(dst + (<usize>k << 2), load<i32>(src + (<usize>j << 2)));
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != sortOrderP) memory.copy(sortOrderP, src, <usize>n << 2);
 }

@@ -46,3 +46,25 @@ export function checkClaim(claim: number, claimCount: number, what = 'claim'): v
 export function checkAfter(after: number, claimCount: number): void {
   if (after !== -1) checkClaim(after, claimCount, 'after (-1 or a claim id)');
 }
+
+/**
+ * `orderRows` arguments: a positive integer width dividing `keys.length`, an Int32Array `order`
+ * of one entry per row, and no NaN key (NaN has no order). Returns the row count.
+ * @throws RangeError naming the argument and the rule.
+ */
+export function checkOrderRows(keys: Float64Array, width: number, order: Int32Array): number {
+  if (!(keys instanceof Float64Array)) throw new RangeError('solver: keys must be a Float64Array');
+  if (!Number.isSafeInteger(width) || width < 1 || keys.length % width !== 0) {
+    throw new RangeError(
+      `solver: width must be a positive integer dividing keys.length (${keys.length}), got ${width}`,
+    );
+  }
+  const rows = keys.length / width;
+  if (!(order instanceof Int32Array) || order.length !== rows) {
+    throw new RangeError(`solver: order must be an Int32Array of ${rows} rows`);
+  }
+  for (let i = 0; i < keys.length; i++) {
+    if (Number.isNaN(keys[i])) throw new RangeError(`solver: keys[${i}] is NaN`);
+  }
+  return rows;
+}

@@ -94,6 +94,16 @@ export interface Solver {
    */
   openWithPod(requests: Float64Array, inMask: Uint32Array, out: Uint32Array): number;
 
+  /**
+   * Sorts rows of keys: `keys` is row-major, `width` float64 lanes per row
+   * (`keys.length / width` rows); writes into `order` the row indices ascending by their lanes
+   * compared left to right, equal keys in row order (a stable sort). Independent of the loaded
+   * catalog. The scheduler orders its queue with it (karpenter-core.md 2.4).
+   * @throws RangeError when `width` is not a positive integer, `keys.length` is not a multiple
+   *   of it, `order.length` is not the row count, or a key is NaN.
+   */
+  orderRows(keys: Float64Array, width: number, order: Int32Array): void;
+
   /** Stops `claim` from being returned by `findClaim` (e.g. an existing node being deleted). */
   close(claim: number): void;
 

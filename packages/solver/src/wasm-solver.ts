@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkAfter, checkClaim, checkMask, checkRequests } from './argument-checks.js';
+import {
+  checkAfter,
+  checkClaim,
+  checkMask,
+  checkOrderRows,
+  checkRequests,
+} from './argument-checks.js';
 import { validateCatalog } from './catalog-validation.js';
 import { fitThresholds, thresholdSlots, type SolverOptions } from './fit-index.js';
 import type { Solver, SolverCatalog } from './types.js';
@@ -37,6 +43,9 @@ interface CoreExports {
   claimFitCommit(claim: number): number;
   openWithPod(): number;
   close(claim: number): void;
+  sortAlloc(count: number, width: number): number;
+  sortOrderPtr(): number;
+  sortRows(): void;
 }
 
 let compiled: WasmModule | undefined;
@@ -181,6 +190,15 @@ export class WasmSolver implements Solver {
     if (id >= 0) this.claims = id + 1;
     this.takeOut(out);
     return id;
+  }
+
+  orderRows(keys: Float64Array, width: number, order: Int32Array): void {
+    const rows = checkOrderRows(keys, width, order);
+    const at = this.core.sortAlloc(rows, width) >>> 3;
+    this.views().set(keys, at);
+    this.core.sortRows();
+    const from = this.core.sortOrderPtr() >>> 2;
+    order.set(new Int32Array(this.core.memory.buffer, from << 2, rows));
   }
 
   close(claim: number): void {

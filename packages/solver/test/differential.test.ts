@@ -346,3 +346,47 @@ describe.each(INDEX_OPTIONS)(
     });
   },
 );
+
+describe('orderRows', () => {
+  // The specification: row indices sorted by their lanes left to right, then by index.
+  const reference = (keys: Float64Array, width: number): number[] =>
+    Array.from({ length: keys.length / width }, (_, i) => i).sort((a, b) => {
+      for (let k = 0; k < width; k++) {
+        const [x, y] = [keys[a * width + k]!, keys[b * width + k]!];
+        if (x !== y) return x < y ? -1 : 1;
+      }
+      return a - b;
+    });
+
+  it('orders rows of keys like a stable lexicographic sort, in both solvers', () => {
+    const wasm = createWasmSolverSync();
+    const ts = createTsSolver();
+    const lane = fc.oneof(
+      fc.integer({ min: -3, max: 3 }),
+      fc.constantFrom(-0, Infinity, -Infinity, 2 ** 52, -(2 ** 53 - 1)),
+      fc.double({ noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }).chain((width) =>
+          fc.record({
+            width: fc.constant(width),
+            keys: fc.array(fc.array(lane, { minLength: width, maxLength: width }), {
+              maxLength: 200,
+            }),
+          }),
+        ),
+        ({ width, keys }) => {
+          const flat = Float64Array.from(keys.flat());
+          const want = reference(flat, width);
+          for (const solver of [wasm, ts]) {
+            const order = new Int32Array(keys.length);
+            solver.orderRows(flat, width, order);
+            expect(Array.from(order)).toEqual(want);
+          }
+        },
+      ),
+      { numRuns: 300, interruptAfterTimeLimit: LIMIT_MS },
+    );
+  });
+});

@@ -424,3 +424,38 @@ describe('fit index options', () => {
     }
   });
 });
+
+describe('orderRows', () => {
+  for (const kind of ['wasm', 'ts'] as const) {
+    it(`${kind}: sorts 40 rows by lanes left to right, equal keys in row order`, () => {
+      const solver = createSolver(kind);
+      // lane 0 = row % 3, lane 1 = -(row % 2): odd rows with lane 0 = 0 (3, 9, 15, ...) come first
+      const keys = new Float64Array(80);
+      for (let r = 0; r < 40; r++) {
+        keys[r * 2] = r % 3;
+        keys[r * 2 + 1] = -(r % 2);
+      }
+      const order = new Int32Array(40);
+      solver.orderRows(keys, 2, order);
+      const want = Array.from({ length: 40 }, (_, r) => r).sort(
+        (a, b) => (a % 3) - (b % 3) || (b % 2) - (a % 2) || a - b,
+      );
+      expect(Array.from(order)).toEqual(want);
+      expect(Array.from(order.subarray(0, 3))).toEqual([3, 9, 15]);
+    });
+
+    it(`${kind}: rejects a width that does not divide the keys, a short order and NaN keys`, () => {
+      const solver = createSolver(kind);
+      expect(() => solver.orderRows(new Float64Array(5), 2, new Int32Array(2))).toThrow(
+        /width must be a positive integer dividing keys.length \(5\), got 2/,
+      );
+      expect(() => solver.orderRows(new Float64Array(4), 0, new Int32Array(0))).toThrow(RangeError);
+      expect(() => solver.orderRows(new Float64Array(4), 2, new Int32Array(1))).toThrow(
+        /order must be an Int32Array of 2 rows/,
+      );
+      expect(() => solver.orderRows(Float64Array.of(1, NaN), 1, new Int32Array(2))).toThrow(
+        /keys\[1\] is NaN/,
+      );
+    });
+  }
+});
