@@ -43,6 +43,11 @@ export interface PodMemo {
   createdMillis?: number;
   /** The pod's queue-order key (see queue.ts); null when its uid cannot be encoded. */
   queueKey?: Float64Array | null;
+  /**
+   * The names of `requests` in order, one shared array per distinct list (interned by the
+   * scheduler): pods with the same array sum key by key in the same order.
+   */
+  requestKeys?: readonly string[];
 }
 
 /** Requirements of one set of constraints. */
@@ -81,6 +86,7 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
       vectorKey: undefined,
       createdMillis: undefined,
       queueKey: undefined,
+      requestKeys: undefined,
     },
   };
 }

@@ -215,11 +215,22 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     });
   }
 
-  /** The pod's cached scheduling data. */
+  /** Interned request name lists (see `PodMemo.requestKeys`). */
+  private readonly requestKeyLists = new Map<string, readonly string[]>();
+
+  /** The pod's cached scheduling data. Throws for a pod with malformed requests. */
   private data(pod: Pod): PodData {
     let d = this.podData.get(pod);
     if (d === undefined) {
       d = buildPodData(pod, this.preferencePolicy);
+      const names = Object.keys(d.requests);
+      const text = names.join('\n');
+      let keys = this.requestKeyLists.get(text);
+      if (keys === undefined) {
+        keys = names;
+        this.requestKeyLists.set(text, keys);
+      }
+      d.memo.requestKeys = keys;
       this.podData.set(pod, d);
     }
     return d;
@@ -284,6 +295,11 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly optionCache = new Map<string, MaskMap<FinalOptions<IT>>>();
   /** Catalog rows in price order, per requirement signature (see `options`). */
   private readonly priceOrders = new Map<string, RowPriceOrder>();
+  /** The data of the batch's valid pods, in input order, and why the others are invalid. */
+  private readonly podDatas: PodData[] = [];
+  private readonly invalid = new Map<Pod, string>();
+  /** Column of each resource name in the solver's vectors. */
+  private readonly columnIndex = new Map<string, number>();
 
   constructor(
     scheduler: Scheduler<IT>,
@@ -297,9 +313,24 @@ class SolveRun<IT extends SchedulerInstanceType> {
     for (const row of this.catalog.rows)
       for (const k in row.instanceType.allocatable()) names.add(k);
     for (const d of this.s.daemons) for (const k in d.requests) names.add(k);
-    for (const p of pods) for (const k in this.s.data(p).requests) names.add(k);
+    // Each pod's data once per solve (an invalid pod is reported by `run`).
+    let lastKeys: readonly string[] | undefined;
+    for (const p of pods) {
+      let d: PodData;
+      try {
+        d = this.s.data(p);
+      } catch (e) {
+        this.invalid.set(p, `invalid pod: ${(e as Error).message}`);
+        continue;
+      }
+      this.podDatas.push(d);
+      const keys = d.memo.requestKeys as readonly string[];
+      if (keys !== lastKeys) for (const k of keys) names.add(k);
+      lastKeys = keys;
+    }
     this.columns = columnOrder(names);
     this.columnsKey = this.columns.join('\n');
+    this.columns.forEach((name, c) => this.columnIndex.set(name, c));
     this.solver.load(this.catalog.solverCatalog(this.columns));
     this.scratch = new Uint32Array(this.catalog.words);
     this.fit = new Uint32Array(this.catalog.words);
@@ -424,14 +455,14 @@ class SolveRun<IT extends SchedulerInstanceType> {
 
   run(): SchedulingResults<IT> {
     const queued: PodData[] = [];
+    let next = 0;
     for (const pod of this.pods) {
-      let d: PodData;
-      try {
-        d = this.s.data(pod);
-      } catch (e) {
-        this.errors.set(pod, `invalid pod: ${(e as Error).message}`);
+      const invalid = this.invalid.size > 0 ? this.invalid.get(pod) : undefined;
+      if (invalid !== undefined) {
+        this.errors.set(pod, invalid);
         continue;
       }
+      const d = this.podDatas[next++] as PodData;
       if (d.usesResourceClaims) {
         // Upstream's default (IGNORE_DRA_REQUESTS=true): such pods are not simulated and never relaxed.
         this.errors.set(
@@ -926,7 +957,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (options.minValuesShortfall !== undefined && this.s.minValuesPolicy === 'Strict') {
       return `nodepool "${template.name}": ${options.minValuesShortfall} after keeping the ${options.kept.length} cheapest instance types`;
     }
-    const requests = addResources(...claim.pods.map((p) => p.requests), options.overhead);
+    const requests = this.claimRequests(claim, options.overhead);
     reqs.add(options.instanceTypeRequirement);
     if (options.capacityTypeRequirement !== undefined) reqs.add(options.capacityTypeRequirement);
     return {
@@ -937,6 +968,25 @@ class SolveRun<IT extends SchedulerInstanceType> {
       requests,
       minValuesRelaxed: claim.minValuesRelaxed || options.minValuesShortfall !== undefined,
     };
+  }
+
+  /**
+   * The claim's pod requests plus `overhead`, as `addResources(...pod requests, overhead)`: from
+   * the solver's exact per-claim sums when every pod lists the same resource names (the usual
+   * case), else summed list by list.
+   */
+  private claimRequests(claim: ClaimState, overhead: ResourceList): ResourceList {
+    const keys = (claim.pods[0] as PodData).memo.requestKeys;
+    for (const p of claim.pods) {
+      if (p.memo.requestKeys !== keys)
+        return addResources(...claim.pods.map((x) => x.requests), overhead);
+    }
+    const sums = this.solver.claimRequests(claim.id);
+    const out: ResourceList = {};
+    for (const k of keys as readonly string[])
+      out[k] = sums[this.columnIndex.get(k) as number] as number;
+    for (const k in overhead) out[k] = (out[k] ?? 0) + (overhead[k] as number);
+    return out;
   }
 
   /**

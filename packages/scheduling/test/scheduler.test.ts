@@ -103,6 +103,15 @@ describe('resources and instance types', () => {
     expect(claim.requests['cpu']).toBe(3000);
   });
 
+  it('reports a pod with a malformed request as invalid and schedules the others', () => {
+    const bad = unschedulablePod({ requests: { cpu: 'lots' } });
+    const good = unschedulablePod({ requests: { cpu: '1' } });
+    const r = schedule(env(), [bad, good]);
+    expect(r.podErrors.get(bad)).toMatch(/^invalid pod: /);
+    expectNewNodeClaim(r, good);
+    expect(r.podErrors.size).toBe(1);
+  });
+
   it('refuses pods with Dynamic Resource Allocation claims, as upstream does by default', () => {
     const p = unschedulablePod({ resourceClaims: ['gpu-claim'] });
     expect(expectNotScheduled(schedule(env(), [p]), p)).toContain('Dynamic Resource Allocation');
