@@ -122,6 +122,10 @@ interface ClaimState {
   /** `catalog.requirementMask(requirements)`, kept while `requirements` is the same object. */
   requirementMask: Uint32Array | undefined;
   readonly pods: PodData[];
+  /** The pods' objects, kept as they join (finalizing then touches no pod data). */
+  readonly podObjects: Pod[];
+  /** The pods' shared `memo.requestKeys`, or null once two pods list different names. */
+  requestKeys: readonly string[] | null;
   readonly hostPorts: HostPortUsage;
   minValuesRelaxed: boolean;
 }
@@ -479,7 +483,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     for (let d = queue.pop(); d !== undefined; d = queue.pop()) {
       const error = this.schedule(d);
       if (error === undefined) {
-        this.errors.delete(d.pod);
+        if (this.errors.size > 0) this.errors.delete(d.pod);
       } else {
         this.errors.set(d.pod, error);
         queue.pushBack(d);
@@ -744,6 +748,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
     }
     this.order.increment(claim.id, claim.pods.length);
     claim.pods.push(d);
+    claim.podObjects.push(d.pod);
+    if (claim.requestKeys !== d.memo.requestKeys) claim.requestKeys = null;
     claim.requirements = reqs;
     claim.requirementMask = mask;
     this.reindex(claim, claim.pods.length - 1);
@@ -869,6 +875,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
       requirements: reqs,
       requirementMask: reqMask,
       pods: [d],
+      podObjects: [d.pod],
+      requestKeys: d.memo.requestKeys ?? null,
       // Daemon ports are per row: the pod port mask already removed rows whose daemons conflict.
       hostPorts: new HostPortUsage(d.hostPorts),
       minValuesRelaxed: relaxed,
@@ -964,7 +972,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       nodePoolName: template.name,
       requirements: reqs,
       instanceTypeOptions: options.kept,
-      pods: claim.pods.map((p) => p.pod),
+      pods: claim.podObjects,
       requests,
       minValuesRelaxed: claim.minValuesRelaxed || options.minValuesShortfall !== undefined,
     };
