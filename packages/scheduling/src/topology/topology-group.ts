@@ -113,6 +113,11 @@ export class TopologyGroup {
     return this.selector.matches(labels);
   }
 
+  /** Whether the group counts pods in this namespace (the namespace half of `selects`). */
+  selectsNamespace(namespace: string): boolean {
+    return this.namespaces === 'all' || this.namespaces.has(namespace);
+  }
+
   /** Pods counted in `domain`. */
   count(domain: string): number {
     return this.counts.get(domain) ?? 0;

@@ -147,9 +147,10 @@ export class Topology {
       const value = labels[this.countingKeys[i] as string];
       if (value === undefined) continue;
       const groups = (this.countingMaps[i] as Map<string, TopologyGroup[]>).get(value);
-      if (groups !== undefined) this.recordIn(groups, pod, requirements, taints);
+      // these groups' selectors are exactly this label pair: only the namespace is left to check
+      if (groups !== undefined) this.recordIn(groups, pod, requirements, taints, true);
     }
-    this.recordIn(this.countingOther, pod, requirements, taints);
+    this.recordIn(this.countingOther, pod, requirements, taints, false);
     let inverseHashes: readonly string[] = NO_HASHES;
     if (requiredAntiAffinity.length > 0) {
       let groups: readonly TopologyGroup[];
@@ -255,10 +256,12 @@ export class Topology {
     pod: TopologyPod,
     requirements: Requirements,
     taints: readonly Taint[],
+    labelMatched: boolean,
   ): void {
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i] as TopologyGroup;
-      if (!g.selects(pod.namespace, pod.labels)) continue;
+      if (labelMatched ? !g.selectsNamespace(pod.namespace) : !g.selects(pod.namespace, pod.labels))
+        continue;
       if (g.kind === 'spread' && !nodeFilterMatches(g.nodeFilter, taints, requirements)) continue;
       g.record(requirements.get(g.key));
     }
