@@ -22,7 +22,11 @@ export class ClaimOrder {
   /** Adds a claim with `pods` pods. */
   add(id: number, pods: number): void {
     const bucket = (this.buckets[pods] ??= []);
-    bucket.splice(lowerBound(bucket, id), 0, id);
+    // shifted by hand: splice would allocate its (empty) result on every call
+    const at = lowerBound(bucket, id);
+    bucket.push(id);
+    for (let j = bucket.length - 1; j > at; j--) bucket[j] = bucket[j - 1] as number;
+    bucket[at] = id;
   }
 
   /** Removes a claim that has `pods` pods. */
@@ -30,7 +34,10 @@ export class ClaimOrder {
     const bucket = this.buckets[pods];
     if (bucket !== undefined) {
       const i = lowerBound(bucket, id);
-      if (bucket[i] === id) bucket.splice(i, 1);
+      if (bucket[i] === id) {
+        for (let j = i; j < bucket.length - 1; j++) bucket[j] = bucket[j + 1] as number;
+        bucket.pop();
+      }
     }
   }
 
@@ -62,7 +69,10 @@ export class ClaimOrder {
 export class ClaimDomainIndex {
   private readonly byDomain = new Map<string, ClaimOrder>();
   private readonly undecided = new ClaimOrder();
-  private readonly memberOf = new Map<number, ClaimOrder[]>();
+  /** Per claim id: the domains it was recorded with and the lists holding it. */
+  private readonly memberOf: (
+    { domains: readonly string[] | undefined; orders: ClaimOrder[] } | undefined
+  )[] = [];
 
   /**
    * Records claim `id` with `pods` pods and `domains` as its requirement's finite values
@@ -75,10 +85,22 @@ export class ClaimDomainIndex {
     pods: number,
     domains: readonly string[] | undefined,
   ): void {
-    for (const order of this.memberOf.get(id) ?? []) order.remove(id, previousPods);
+    const member = this.memberOf[id];
+    if (member !== undefined) {
+      for (const order of member.orders) order.remove(id, previousPods);
+      // the same domains array (requirements share their value lists): the same lists again
+      if (member.domains === domains) {
+        for (const order of member.orders) order.add(id, pods);
+        return;
+      }
+    }
     const orders = domains === undefined ? [this.undecided] : domains.map((d) => this.order(d));
     for (const order of orders) order.add(id, pods);
-    this.memberOf.set(id, orders);
+    if (member === undefined) this.memberOf[id] = { domains, orders };
+    else {
+      member.domains = domains;
+      member.orders = orders;
+    }
   }
 
   /** The lists holding every claim that may take one of `domains`. */

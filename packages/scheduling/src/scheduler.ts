@@ -283,6 +283,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly claimByHostname = new Map<string, ClaimState>();
   private readonly order = new ClaimOrder();
   private readonly indexes = new Map<string, ClaimDomainIndex>();
+  /** The entries of `indexes` as arrays, for iteration without allocation. */
+  private readonly indexKeys: string[] = [];
+  private readonly indexList: ClaimDomainIndex[] = [];
   private readonly largestCache = new MaskMap<ResourceList>();
   /** Remaining limits per template (undefined = unlimited). */
   private readonly remaining: (ResourceList | undefined)[];
@@ -789,6 +792,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (index === undefined) {
       index = new ClaimDomainIndex();
       this.indexes.set(key, index);
+      this.indexKeys.push(key);
+      this.indexList.push(index);
       for (const c of this.claims) {
         const r = c.requirements.get(key);
         index.update(c.id, c.pods.length, c.pods.length, r.complement ? undefined : r.valuesList());
@@ -799,9 +804,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
 
   /** Refreshes a claim in every domain index after it changed (it had `previousPods` pods). */
   private reindex(claim: ClaimState, previousPods: number): void {
-    for (const [key, index] of this.indexes) {
-      const r = claim.requirements.get(key);
-      index.update(
+    for (let i = 0; i < this.indexKeys.length; i++) {
+      const r = claim.requirements.get(this.indexKeys[i] as string);
+      (this.indexList[i] as ClaimDomainIndex).update(
         claim.id,
         previousPods,
         claim.pods.length,
