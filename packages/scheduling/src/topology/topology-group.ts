@@ -153,6 +153,13 @@ export class TopologyGroup {
     this.counts.set(domain, n + 1);
   }
 
+  private notSatisfied: string | undefined;
+
+  /** `<describe()> is not satisfied on this node`, built once (nodes fail checks often). */
+  notSatisfiedOnNode(): string {
+    return (this.notSatisfied ??= `${this.describe()} is not satisfied on this node`);
+  }
+
   /** A short description for error messages, e.g. `topology spread on topology.kubernetes.io/zone (maxSkew 1)`. */
   describe(): string {
     switch (this.kind) {

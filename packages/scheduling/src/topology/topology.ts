@@ -106,6 +106,9 @@ export class Topology {
   /** The keys and maps of `countingByLabel` as arrays, for iteration without allocation. */
   private readonly countingKeys: string[] = [];
   private readonly countingMaps: Map<string, TopologyGroup[]>[] = [];
+  /** Scratch lists of `narrow`. */
+  private readonly narrowKeys: string[] = [];
+  private readonly narrowed: Requirement[] = [];
   /** Shared single-value requirements (see `single`). */
   private readonly singles = new Map<string, Map<string, Requirement>>();
   private readonly countingOther: TopologyGroup[] = [];
@@ -362,25 +365,28 @@ export class Topology {
     const checks = attempt.checks;
     if (checks.length === 0) return undefined;
     // Per key, the narrowed requirement so far: a pod has a handful of checks, so a short list
-    // beats a Map.
-    const keys: string[] = [];
-    const narrowed: Requirement[] = [];
+    // beats a Map. Scratch lists of this instance (narrow runs for every claim a pod is tried
+    // on), used up to `n` and never shrunk, so they keep their storage.
+    const keys = this.narrowKeys;
+    const narrowed = this.narrowed;
+    let n = 0;
     for (let i = 0; i < checks.length; i++) {
       const check = checks[i] as TopologyCheck;
       const key = check.group.key;
-      const at = keys.indexOf(key);
-      const current = at >= 0 ? (narrowed[at] as Requirement) : nodeRequirements.get(key);
+      let at = 0;
+      while (at < n && keys[at] !== key) at++;
+      const current = at < n ? (narrowed[at] as Requirement) : nodeRequirements.get(key);
       const next = this.narrowOne(check, current);
-      if (next === undefined) return `${check.group.describe()} is not satisfied on this node`;
-      if (at >= 0) narrowed[at] = next;
-      else {
-        keys.push(key);
-        narrowed.push(next);
+      if (next === undefined) return check.group.notSatisfiedOnNode();
+      if (at === n) {
+        keys[n] = key;
+        n++;
       }
+      narrowed[at] = next;
     }
     // Only return what actually narrows; an unchanged requirement would just cost intersections.
     let result: Requirement[] | undefined;
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < n; i++) {
       const r = narrowed[i] as Requirement;
       if (r !== nodeRequirements.get(keys[i] as string)) (result ??= []).push(r);
     }
