@@ -219,6 +219,22 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     });
   }
 
+  /**
+   * Each constraints object's relaxation (null: nothing left to relax), so a pod's relaxed
+   * constraints are the same objects in every batch and the caches keyed by them hit.
+   */
+  private readonly relaxations = new WeakMap<PodConstraints, PodConstraints | null>();
+
+  /** `relax(constraints)`, computed once per constraints object. */
+  private relaxed(constraints: PodConstraints): PodConstraints | undefined {
+    let next = this.relaxations.get(constraints);
+    if (next === undefined) {
+      next = relax(constraints, this.poolsHavePreferNoSchedule)?.constraints ?? null;
+      this.relaxations.set(constraints, next);
+    }
+    return next ?? undefined;
+  }
+
   /** Interned request name lists (see `PodMemo.requestKeys`). */
   private readonly requestKeyLists = new Map<string, readonly string[]>();
 
@@ -261,6 +277,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       poolsHavePreferNoSchedule: this.poolsHavePreferNoSchedule,
       options: this.options,
       data: (pod: Pod) => this.data(pod),
+      relaxed: (constraints: PodConstraints) => this.relaxed(constraints),
       groupSpecs: this.groupSpecs,
       attemptStatics: this.attemptStatics,
     };
@@ -506,9 +523,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
         return `invalid pod: ${(e as Error).message}`;
       }
       if (error === '') return undefined;
-      const next = relax(constraints, this.s.poolsHavePreferNoSchedule);
+      const next = this.s.relaxed(constraints);
       if (next === undefined) return error;
-      constraints = next.constraints;
+      constraints = next;
     }
   }
 
