@@ -97,6 +97,17 @@ export function retailItems(prices: RetailPrices, region: string): RetailPriceIt
   return items;
 }
 
+/** Items per prices object and region, built once: a client pages through the same list. */
+const itemCache = new WeakMap<RetailPrices, Map<string, RetailPriceItem[]>>();
+
+function regionItems(prices: RetailPrices, region: string): RetailPriceItem[] {
+  let byRegion = itemCache.get(prices);
+  if (!byRegion) itemCache.set(prices, (byRegion = new Map()));
+  let items = byRegion.get(region);
+  if (!items) byRegion.set(region, (items = retailItems(prices, region)));
+  return items;
+}
+
 /**
  * Answers a Retail Prices query. Understands `armRegionName eq '<region>'` in `$filter` (other
  * clauses are accepted and, for the emulator's Compute-only data, need no filtering). Pages of
@@ -115,7 +126,7 @@ export function queryRetailPrices(
       'BadRequest',
       "The emulator needs $filter with armRegionName eq '<region>'.",
     );
-  const all = retailItems(prices, region);
+  const all = regionItems(prices, region);
   const skip = Number(url.searchParams.get('$skip') ?? '0') || 0;
   const Items = all.slice(skip, skip + ctx.pageSize);
   let NextPageLink: string | null = null;
