@@ -7,7 +7,7 @@ import { parseManifestText } from '../src/manifests/parse.js';
 import { expandWorkloads } from '../src/workloads/expand.js';
 import { cli } from './support/cli.js';
 
-const BOUTIQUE = '../../examples/workloads/online-boutique-kubernetes-manifests.yaml';
+const EXAMPLE_WORKLOADS = '../../examples/workloads';
 
 /** Every error is one line on stderr. */
 function oneLine(stderr: string): string {
@@ -66,11 +66,13 @@ describe('--scale', () => {
     );
   });
 
-  it('exits 2 at once for a --scale that would make more than 1,000,000 pods', async () => {
-    const { code, stderr } = await cli('simulate', BOUTIQUE, '--scale', '100000');
+  it('exits 2 at once for a --scale that would make more than 400,000 pods (the cap sized to the default Node heap)', async () => {
+    // examples/workloads holds 26 single-replica Deployments: --scale 38000 makes 988,000 pods,
+    // which ran out of V8 heap (exit 134) under the former 1,000,000 cap.
+    const { code, stderr } = await cli('simulate', EXAMPLE_WORKLOADS, '--scale', '38000');
     expect(code).toBe(2);
     expect(oneLine(stderr)).toMatch(
-      /^karpenter-ts: error: --scale 100000: the input would expand to more than 1,000,000 pending pods .*use a smaller --scale$/,
+      /^karpenter-ts: error: --scale 38000: the input would expand to more than 400,000 pending pods .*use a smaller --scale$/,
     );
   });
 });
