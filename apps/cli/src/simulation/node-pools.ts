@@ -9,6 +9,10 @@
  *   makes `compare` possible with one set of NodePools; upstream would ignore such pools.
  * - In a mixed input, pools for other clouds are ignored (as upstream ignores pools whose
  *   NodeClass kind the provider does not support).
+ * - NodePools whose nodeClassRef names a kind no cloud serves (a misspelt `AKSNodeClas`) are
+ *   unusable on every cloud, as upstream ignores them: left out, never retargeted, with the
+ *   reason in {@link NodePoolPlan.unusable}. If only such pools are in the input, no NodePool is
+ *   used (not the default one): every pod stays pending with that reason.
  * Every choice that is not "as written" is reported as a note.
  */
 import type { NodePool, NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
@@ -16,6 +20,7 @@ import type { Cloud } from '../clouds/cloud.js';
 import { referencesCloud } from '../clouds/cloud.js';
 import type { KubeObject, ManifestDocument } from '../manifests/document.js';
 import { NODE_CLASS_GROUPS } from '../manifests/inventory.js';
+import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 
 /** How a NodePool came to be in the simulation. */
 export type NodePoolOrigin = 'input' | 'default' | 'retargeted';
@@ -32,10 +37,18 @@ export interface PlannedNodePool {
   readonly droppedRequirements: readonly NodeSelectorRequirementWithMinValues[];
 }
 
+/** A NodePool of the input the simulation cannot launch from, and why (one line). */
+export interface UnusableNodePool {
+  readonly name: string;
+  readonly reason: string;
+}
+
 /** NodePools for the cloud and notes about every substitution made. */
 export interface NodePoolPlan {
   readonly pools: PlannedNodePool[];
   readonly notes: string[];
+  /** NodePools of the input left out because no cloud serves their NodeClass kind. */
+  readonly unusable: UnusableNodePool[];
 }
 
 /** Label domains of the providers, whose requirement keys are dropped when retargeting. */
@@ -63,6 +76,18 @@ export function planNodePools(
         d.object.metadata?.name === name,
     )?.object;
 
+  const unusable: UnusableNodePool[] = [];
+  const usableDocs = nodePoolDocs.filter((d) => {
+    const problem = unservedNodeClassRef(d.object as unknown as NodePool);
+    if (!problem) return true;
+    const name = String(d.object.metadata?.name ?? '');
+    const reason = `NodePool "${name}" is not usable: ${problem.path} ${problem.message}`;
+    unusable.push({ name, reason });
+    notes.push(reason);
+    return false;
+  });
+  if (usableDocs.length === 0 && unusable.length > 0) return { pools: [], notes, unusable };
+
   if (nodePoolDocs.length === 0) {
     notes.push(
       `no NodePool in the input: using the ${defaults.source} (NodePool "${defaults.nodePool.metadata.name}", ${kind.kind} "${defaults.nodeClass.metadata?.name}")`,
@@ -78,10 +103,11 @@ export function planNodePools(
         },
       ],
       notes,
+      unusable,
     };
   }
 
-  const pools = nodePoolDocs.map((d) => d.object as unknown as NodePool);
+  const pools = usableDocs.map((d) => d.object as unknown as NodePool);
   const own = pools.filter((p) => referencesCloud(p, cloud));
   if (own.length > 0) {
     for (const p of pools) {
@@ -111,6 +137,7 @@ export function planNodePools(
         };
       }),
       notes,
+      unusable,
     };
   }
 
@@ -137,6 +164,7 @@ export function planNodePools(
       };
     }),
     notes,
+    unusable,
   };
 }
 

@@ -203,6 +203,14 @@ export function simulate(
     if (podErrors.length === 0 || placed === 0) break;
     pending = podErrors.map((e) => e.pod);
   }
+  if (plan.unusable.length > 0) {
+    // Pods left pending might have fit a pool that was left out: say which and why.
+    const why = plan.unusable.map((u) => u.reason).join('; ');
+    podErrors = podErrors.map(({ pod, reason }) => ({
+      pod,
+      reason: plan.pools.length === 0 ? `no usable NodePool: ${why}` : `${reason}; ${why}`,
+    }));
+  }
   const launchedSpot = nodeClaims.some((c) => c.launch.offering.capacityType === 'spot');
   if (launchedSpot && cloud.name === 'azure')
     notes.push(
@@ -267,7 +275,8 @@ function uniqueName(base: string, used: Set<string>): string {
 /** Invalid NodePools or NodeClasses stop the simulation: a pool the apiserver would reject cannot run. */
 function rejectInvalid(inv: Inventory, cloud: Cloud): void {
   const docs = [...inv.nodePools, ...inv.nodeClasses];
-  const { problems } = validateDocuments(docs, [cloud]);
+  // A NodePool of a kind no cloud serves is not invalid to the apiserver: the plan leaves it out.
+  const { problems } = validateDocuments(docs, [cloud], { nodeClassRefs: false });
   const first = problems[0];
   if (!first) return;
   const more =

@@ -7,6 +7,7 @@ import { validate, validateNodePoolRuntime, type NodePool } from '@karpenter-ts/
 import type { Cloud } from '../clouds/cloud.js';
 import { fieldPath, location, type ManifestDocument } from '../manifests/document.js';
 import { apiGroup } from '../manifests/inventory.js';
+import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 
 /** One problem found by `validate`, located in its file. */
 export interface Problem {
@@ -40,11 +41,13 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * through runtime validation (with the label rules of the provider their nodeClassRef names),
  * leaving out runtime problems on fields the schema already reported; NodeClasses through their
  * provider's validation. Objects in a provider's API group
- * with an unknown kind are reported.
+ * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
+ * is reported unless `options.nodeClassRefs` is false (`simulate` leaves such pools out instead).
  */
 export function validateDocuments(
   documents: readonly ManifestDocument[],
   clouds: readonly Cloud[],
+  options: { nodeClassRefs?: boolean } = {},
 ): Omit<ValidationReport, 'files'> {
   const report: Omit<ValidationReport, 'files'> = { checked: {}, skipped: 0, problems: [] };
   for (const doc of documents) {
@@ -86,8 +89,9 @@ export function validateDocuments(
             }
           : {}),
       });
+      const unserved = options.nodeClassRefs === false ? undefined : unservedNodeClassRef(nodePool);
       const reported = violations.map((v) => v.path);
-      for (const v of runtime)
+      for (const v of unserved ? [...runtime, unserved] : runtime)
         if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
     }
   }
