@@ -1,22 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { describeAzureSettings, readAzureSettings } from '../src/providers/azure-settings.js';
 
+const SUBSCRIPTION = '12345678-1234-1234-1234-123456789abc';
+
+/** Public keys made with ssh-keygen (private halves discarded). */
+const ED25519_KEY =
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBkL7b4Wb0lQq3ZsQ0vVt9YrHq1u2m9yC0mF0tN2fYxZ admin@example';
+const RSA_2048_KEY =
+  'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDOWkewVNzXFjGlp5yC/wBE0OVcbcH87XkNBMpzqTOP1qQL7a1ns/b+pXRRaJxH7AwHM7V3ASkcNZDpul1kidFgIy2rWq6ULZEMWqR5QGJq+AA8gwXU9AXxaR0Bncp4W9zVUWSSA+E7f/1Y8Sz0LLftjCU104doy7AFGJQhPOhoUvMWTbAoZvWNGt8t48NeHaZq18FanGDE2GuwuiB2UWH6cpYbWGmPzsc40QuLX95Q3yXY58lx7zlvBj7/0i0wN6A9kfn//NCUQgMKc7IzKV9Uw1WJyyrLRL8nChBDT+jtMhdgVZwvQ4ztjr3m71Dgopz/hAiGRAjK8WnCUcIhJEoN ci@example';
+const RSA_1024_KEY =
+  'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDadB3rWHdQoOQklGge02OBiFSkkQKnR+xIh6vjZs3/Om5uZLvKUuewToOGPhAJumo4C0WAeaoPvIoMaiPNZRtSvBIzqpiX33BlU+rPjLANjuEsweK7QyhThFeH/hVRzw+DvEW5VBiOLX8DiFFfkZB/MFwz2v1HzWkMDBYJQz4kjQ== short';
+const ECDSA_KEY =
+  'ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBGrYRNrBFcd/BxjhjS4psmKhG4FeRoP14m1l5Zna2Fh2a0hpS5UCEOW2VpNboPdB9gEZqHJw9PoxWTvb5AkexBE= ec';
+
+const TOKEN = 'abcdef.0123456789abcdef';
+
 const env = {
-  AZURE_SUBSCRIPTION_ID: 'sub',
+  AZURE_SUBSCRIPTION_ID: SUBSCRIPTION,
   AZURE_LOCATION: 'EastUS',
   AZURE_NODE_RESOURCE_GROUP: 'MC_rg_aks_eastus',
-  VNET_SUBNET_ID:
-    '/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s',
+  VNET_SUBNET_ID: `/subscriptions/${SUBSCRIPTION}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s`,
   CLUSTER_ENDPOINT: 'https://aks.hcp.eastus.azmk8s.io:443',
-  KUBELET_BOOTSTRAP_TOKEN: 'abcdef.secretsecretsecr',
-  SSH_PUBLIC_KEY: 'ssh-ed25519 AAAA',
+  KUBELET_BOOTSTRAP_TOKEN: TOKEN,
+  SSH_PUBLIC_KEY: ED25519_KEY,
 };
+
+/** The error message `readAzureSettings` raises for `env`, or '' when it accepts it. */
+function problemsOf(overrides: Record<string, string>): string {
+  try {
+    readAzureSettings({ ...env, ...overrides });
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 describe('--provider azure settings', () => {
   it('reads upstream variable names, lower-cases the location and defaults to workload identity', () => {
     const s = readAzureSettings({ ...env, NODE_IDENTITIES: 'a, b', NETWORK_PLUGIN: 'none' });
     expect(s).toMatchObject({
-      subscriptionId: 'sub',
+      subscriptionId: SUBSCRIPTION,
       location: 'eastus',
       nodeResourceGroup: 'MC_rg_aks_eastus',
       nodeIdentities: ['a', 'b'],
@@ -58,7 +81,7 @@ describe('--provider azure settings', () => {
 
   it('never puts the bootstrap token in what it logs', () => {
     const logged = JSON.stringify(describeAzureSettings(readAzureSettings(env)));
-    expect(logged).not.toContain('secretsecr');
+    expect(logged).not.toContain('0123456789abcdef');
     expect(logged).toContain('MC_rg_aks_eastus');
   });
 });
@@ -82,5 +105,125 @@ describe('--provider azure settings: DNS_SERVICE_IP and the node IP family', () 
       readAzureSettings({ ...env, AZURE_SUBSCRIPTION_ID: '', DNS_SERVICE_IP: 'kube-dns' });
     expect(run).toThrow(/AZURE_SUBSCRIPTION_ID is required/);
     expect(run).toThrow(/DNS_SERVICE_IP must be an IPv4 address, got "kube-dns"/);
+  });
+});
+
+describe('--provider azure settings: values that would launch VMs that never join', () => {
+  it('accepts a GUID subscription ID in either case and refuses anything else, naming the rule', () => {
+    expect(problemsOf({ AZURE_SUBSCRIPTION_ID: SUBSCRIPTION.toUpperCase() })).toBe('');
+    expect(problemsOf({ AZURE_SUBSCRIPTION_ID: 'not-a-guid' })).toMatch(
+      /AZURE_SUBSCRIPTION_ID must be a GUID \(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.*got "not-a-guid"/,
+    );
+    // One hex digit short, and a non-hex digit.
+    expect(problemsOf({ AZURE_SUBSCRIPTION_ID: SUBSCRIPTION.slice(0, -1) })).toMatch(
+      /AZURE_SUBSCRIPTION_ID must be a GUID/,
+    );
+    expect(problemsOf({ AZURE_SUBSCRIPTION_ID: SUBSCRIPTION.replace('a', 'g') })).toMatch(
+      /AZURE_SUBSCRIPTION_ID must be a GUID/,
+    );
+  });
+
+  it('accepts CLUSTER_ENDPOINT as an https URL with a host, with or without a port', () => {
+    expect(problemsOf({ CLUSTER_ENDPOINT: 'https://my-aks-dns-1a2b.hcp.eastus.azmk8s.io' })).toBe(
+      '',
+    );
+    expect(problemsOf({ CLUSTER_ENDPOINT: 'https://10.0.0.1:6443' })).toBe('');
+  });
+
+  it('refuses a CLUSTER_ENDPOINT without https:// or without a host, naming the rule', () => {
+    for (const bad of ['my-aks.example', 'http://my-aks.example:443', 'https://', 'https://:443'])
+      expect(problemsOf({ CLUSTER_ENDPOINT: bad })).toContain(
+        `CLUSTER_ENDPOINT must be an https:// URL with a host, port optional (https://<fqdn>:443 of the API server), got ${JSON.stringify(bad)}`,
+      );
+  });
+
+  it('accepts a bootstrap token <6 of [a-z0-9]>.<16 of [a-z0-9]>', () => {
+    expect(problemsOf({ KUBELET_BOOTSTRAP_TOKEN: '07401b.f395accd246ae52d' })).toBe('');
+  });
+
+  it('refuses a malformed bootstrap token, naming the format but never the value', () => {
+    for (const bad of [
+      'notatoken',
+      'ABCDEF.0123456789ABCDEF', // upper case
+      'abcdef.0123456789abcde', // secret one character short
+      'abcdef:0123456789abcdef',
+      'abcdef.0123456789abcdef.x',
+    ]) {
+      const message = problemsOf({ KUBELET_BOOTSTRAP_TOKEN: bad });
+      expect(message).toContain(
+        'KUBELET_BOOTSTRAP_TOKEN must be a Kubernetes bootstrap token <token-id>.<token-secret> matching [a-z0-9]{6}.[a-z0-9]{16} (value not shown: it is a secret)',
+      );
+      expect(message).not.toContain(bad);
+    }
+  });
+
+  it('accepts ssh-ed25519 keys and ssh-rsa keys of 2048 bits, with or without a comment', () => {
+    expect(problemsOf({ SSH_PUBLIC_KEY: ED25519_KEY })).toBe('');
+    expect(problemsOf({ SSH_PUBLIC_KEY: RSA_2048_KEY })).toBe('');
+    expect(problemsOf({ SSH_PUBLIC_KEY: RSA_2048_KEY.replace(/ ci@example$/, '') })).toBe('');
+    expect(readAzureSettings({ ...env, SSH_PUBLIC_KEY: RSA_2048_KEY }).sshPublicKey).toBe(
+      RSA_2048_KEY,
+    );
+  });
+
+  it('refuses what is no OpenSSH public key line, naming the format and the key types', () => {
+    for (const bad of [
+      'hello',
+      'AAAAC3NzaC1lZDI1NTE5',
+      'ssh-dss AAAAB3NzaC1kc3M=',
+      'ssh-ed25519 not*base64',
+    ])
+      expect(problemsOf({ SSH_PUBLIC_KEY: bad })).toMatch(
+        /SSH_PUBLIC_KEY must be an OpenSSH public key line "<type> <base64 key> \[comment\]".*type one of ssh-rsa, ssh-ed25519, ecdsa-sha2-nistp256, .*sk-ssh-ed25519@openssh\.com/,
+      );
+  });
+
+  it('refuses a key whose base64 is cut short or names another key type', () => {
+    const [type, blob] = ED25519_KEY.split(' ') as [string, string];
+    for (const bad of [
+      `${type} AAAA`,
+      `${type} ${blob.slice(0, 40)}`, // cut short, still a multiple of 4 characters
+      `${type} ${blob.slice(0, 41)}`, // cut short, not a multiple of 4
+      `ssh-rsa ${blob}`, // an Ed25519 blob under the RSA type
+    ])
+      expect(problemsOf({ SSH_PUBLIC_KEY: bad })).toMatch(
+        /SSH_PUBLIC_KEY must be an OpenSSH public key line .*its base64 key does not decode to a ssh-(ed25519|rsa) key/,
+      );
+  });
+
+  it('refuses well-formed keys Azure VMs do not take: ECDSA, security keys, RSA under 2048 bits', () => {
+    expect(problemsOf({ SSH_PUBLIC_KEY: ECDSA_KEY })).toContain(
+      'SSH_PUBLIC_KEY is an ecdsa-sha2-nistp256 key; Azure VMs accept only ssh-rsa (2048 bits or more) and ssh-ed25519 keys',
+    );
+    // A FIDO security key: the Ed25519 point and the application name of sk-ssh-ed25519@openssh.com.
+    const sshString = (b: Buffer): Buffer => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
+    const skBlob = Buffer.concat([
+      sshString(Buffer.from('sk-ssh-ed25519@openssh.com')),
+      sshString(Buffer.alloc(32, 7)),
+      sshString(Buffer.from('ssh:')),
+    ]).toString('base64');
+    expect(
+      problemsOf({ SSH_PUBLIC_KEY: `sk-ssh-ed25519@openssh.com ${skBlob} yubikey` }),
+    ).toContain('SSH_PUBLIC_KEY is a sk-ssh-ed25519@openssh.com key; Azure VMs accept only');
+    expect(problemsOf({ SSH_PUBLIC_KEY: RSA_1024_KEY })).toContain(
+      'SSH_PUBLIC_KEY is a 1024-bit ssh-rsa key; Azure VMs require RSA keys of 2048 bits or more',
+    );
+  });
+
+  it("reports a new user's four mistakes at once", () => {
+    const message = problemsOf({
+      AZURE_SUBSCRIPTION_ID: 'not-a-guid',
+      CLUSTER_ENDPOINT: 'my-aks.example',
+      KUBELET_BOOTSTRAP_TOKEN: 'notatoken',
+      SSH_PUBLIC_KEY: 'hello',
+    });
+    for (const name of [
+      'AZURE_SUBSCRIPTION_ID must be a GUID',
+      'CLUSTER_ENDPOINT must be an https:// URL',
+      'KUBELET_BOOTSTRAP_TOKEN must be a Kubernetes bootstrap token',
+      'SSH_PUBLIC_KEY must be an OpenSSH public key line',
+    ])
+      expect(message).toContain(name);
+    expect(message).not.toContain('notatoken');
   });
 });

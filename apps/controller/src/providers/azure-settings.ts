@@ -7,6 +7,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { dnsServiceIPProblem, type AzureCredentialOptions } from '@karpenter-ts/provider-azure';
+import { sshPublicKeyProblem } from './ssh-public-key.js';
+
+/** An Azure subscription ID: a GUID, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex. */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Kubernetes bootstrap token, `<token-id>.<token-secret>` (the kubeadm/bootstrap-token format). */
+const BOOTSTRAP_TOKEN = /^[a-z0-9]{6}\.[a-z0-9]{16}$/;
+
+/** Whether `value` is an `https://` URL with a host (port optional), as `CLUSTER_ENDPOINT` must be. */
+function isHttpsURLWithHost(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** What the Azure provider needs from the environment. */
 export interface AzureSettings {
@@ -50,9 +67,12 @@ export interface AzureSettings {
 
 /**
  * Reads the settings from `env`. Raises Error naming every missing or malformed variable at
- * once (no partial configuration), including a `DNS_SERVICE_IP` that is not an IPv4 address
- * (IPv6 means an IPv6/dual-stack cluster, unsupported); never includes a secret's value in the
- * message.
+ * once (no partial configuration): `AZURE_SUBSCRIPTION_ID` not a GUID, `CLUSTER_ENDPOINT` not an
+ * `https://` URL with a host, `KUBELET_BOOTSTRAP_TOKEN` not a bootstrap token
+ * (`[a-z0-9]{6}.[a-z0-9]{16}`), `SSH_PUBLIC_KEY` not an OpenSSH public key line of a type Azure
+ * accepts ({@link sshPublicKeyProblem}), a `DNS_SERVICE_IP` that is not an IPv4 address (IPv6
+ * means an IPv6/dual-stack cluster, unsupported), and the enumerations below; never includes a
+ * secret's value in the message.
  */
 export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
   const problems: string[] = [];
@@ -63,6 +83,10 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
     return v;
   };
   const subscriptionId = required('AZURE_SUBSCRIPTION_ID');
+  if (subscriptionId !== '' && !GUID.test(subscriptionId))
+    problems.push(
+      `AZURE_SUBSCRIPTION_ID must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, as az account show --query id -o tsv prints), got ${JSON.stringify(subscriptionId)}`,
+    );
   const location = required('AZURE_LOCATION', 'LOCATION').toLowerCase();
   const nodeResourceGroup = required('AZURE_NODE_RESOURCE_GROUP');
   const vnetSubnetID = required('VNET_SUBNET_ID');
@@ -75,9 +99,20 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
     problems.push(
       'VNET_SUBNET_ID must be a subnet ARM ID (/subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>)',
     );
+  // A wrong endpoint or token is not seen by ARM: the VMs launch, are billed, and never join.
   const clusterEndpoint = required('CLUSTER_ENDPOINT');
+  if (clusterEndpoint !== '' && !isHttpsURLWithHost(clusterEndpoint))
+    problems.push(
+      `CLUSTER_ENDPOINT must be an https:// URL with a host, port optional (https://<fqdn>:443 of the API server), got ${JSON.stringify(clusterEndpoint)}`,
+    );
   const kubeletBootstrapToken = required('KUBELET_BOOTSTRAP_TOKEN');
+  if (kubeletBootstrapToken !== '' && !BOOTSTRAP_TOKEN.test(kubeletBootstrapToken))
+    problems.push(
+      'KUBELET_BOOTSTRAP_TOKEN must be a Kubernetes bootstrap token <token-id>.<token-secret> matching [a-z0-9]{6}.[a-z0-9]{16} (value not shown: it is a secret)',
+    );
   const sshPublicKey = required('SSH_PUBLIC_KEY');
+  const sshProblem = sshPublicKey === '' ? undefined : sshPublicKeyProblem(sshPublicKey);
+  if (sshProblem !== undefined) problems.push(`SSH_PUBLIC_KEY ${sshProblem}`);
 
   const plugin = get('NETWORK_PLUGIN');
   if (plugin !== '' && plugin !== 'azure' && plugin !== 'none')

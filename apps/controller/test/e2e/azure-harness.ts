@@ -40,7 +40,8 @@ export const fixedTokenCredential: ArmClientOptions['credential'] = {
 export const KUBELET_BOOTSTRAP_TOKEN = 'abcdef.0123456789abcdef';
 
 /** `SSH_PUBLIC_KEY` of the node bootstrap. */
-export const SSH_PUBLIC_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE e2e';
+export const SSH_PUBLIC_KEY =
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBkL7b4Wb0lQq3ZsQ0vVt9YrHq1u2m9yC0mF0tN2fYxZ e2e';
 
 /** The spec of every AKSNodeClass these suites create: Ubuntu, 64 GB OS disk. */
 export const nodeClassSpec: AKSNodeClass['spec'] = { imageFamily: 'Ubuntu', osDiskSizeGB: 64 };
