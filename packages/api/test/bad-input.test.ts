@@ -135,6 +135,24 @@ describe('old API versions and fields', () => {
     expect(v[0]?.message).toMatch(/karpenter.sh\/v1\b/);
   });
 
+  test('a v1beta1 NodePool with v1beta1 fields lists every migration hint with the apiVersion', () => {
+    let obj = withField(nodePool(), 'apiVersion', 'karpenter.sh/v1beta1');
+    obj = withField(obj, 'spec.template.spec.kubelet', { maxPods: 110 });
+    obj = withField(obj, 'spec.template.spec.nodeClassRef.apiVersion', 'karpenter.azure.com/v1');
+    obj = withField(obj, 'spec.disruption', {
+      consolidateAfter: '0s',
+      consolidationPolicy: 'WhenUnderutilized',
+    });
+    const v = validate(obj);
+    expect(v.map((x) => [x.path, x.rule])).toEqual([
+      ['apiVersion', 'unsupported-version'],
+      ['spec.template.spec.nodeClassRef.apiVersion', 'deprecated-field'],
+      ['spec.template.spec.kubelet', 'deprecated-field'],
+      ['spec.disruption.consolidationPolicy', 'enum'],
+    ]);
+    expect(v[3]?.message).toMatch(/renamed to WhenEmptyOrUnderutilized/);
+  });
+
   test.each([
     ['spec.ttlSecondsAfterEmpty', 30, /consolidationPolicy: WhenEmpty/],
     ['spec.ttlSecondsUntilExpired', 2592000, /spec.template.spec.expireAfter/],

@@ -148,7 +148,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
     return copy;
   };
 
-  return {
+  const validator: CrdValidator = {
     group,
     kind,
     plural: String(names.plural ?? ''),
@@ -205,14 +205,27 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
         const key = `${String(obj.apiVersion)}/${String(obj.kind)}`;
         const hint = options.unsupportedVersions?.[key];
         const served = versions.map((v) => `${group}/${v.name}`).join(', ');
-        return [
-          violation(
-            ['apiVersion'],
-            'unsupported-version',
-            hint ??
-              `apiVersion ${JSON.stringify(obj.apiVersion)} is not served for ${kind}; use ${served}`,
-          ),
-        ];
+        const unsupported = violation(
+          ['apiVersion'],
+          'unsupported-version',
+          hint ??
+            `apiVersion ${JSON.stringify(obj.apiVersion)} is not served for ${kind}; use ${served}`,
+        );
+        // An older version of our own kind (v1beta1 NodePool): also give every field migration
+        // hint at once, as if the apiVersion were already changed, so one pass lists the work.
+        const ownOlderVersion =
+          hint !== undefined && obj.kind === kind && String(obj.apiVersion).startsWith(`${group}/`);
+        if (!ownOlderVersion) return [unsupported];
+        const latest = versions[versions.length - 1] as ServedVersion;
+        const renamedHints = Object.values(options.renamedValues ?? {}).flatMap((m) =>
+          Object.values(m),
+        );
+        const migration = validator
+          .validate({ ...obj, apiVersion: `${group}/${latest.name}` }, validateOptions)
+          .filter(
+            (v) => v.rule === 'deprecated-field' || renamedHints.some((h) => v.message.includes(h)),
+          );
+        return [unsupported, ...migration];
       }
       const out: Violation[] = [];
       out.push(...metadataViolations(obj.metadata).map(([p, m]) => violation(p, 'metadata', m)));
@@ -274,6 +287,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
       return out;
     },
   };
+  return validator;
 }
 
 function checkRules(schema: OpenApiSchema, path: PathSegment[], errors: string[]): void {
