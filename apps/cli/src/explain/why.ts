@@ -18,6 +18,7 @@ import {
 } from '@karpenter-ts/scheduling';
 import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
 import type { Launch } from '../simulation/launch.js';
+import { unofferedRequirements } from '../clouds/unoffered-requirements.js';
 
 /** An instance type that matches a pod's requirements but is too small, and by how much. */
 export interface CloseInstanceType {
@@ -126,9 +127,11 @@ export function explainNodePool(
     else nearMisses.push({ instanceType: it, short: shortfall(requests, allocatable) });
   }
   if (counts.matchingLabels === 0) {
+    const unoffered = unofferedRequirements(merged, instanceTypes, cloud.region);
     return verdict(
       false,
-      `none of its ${counts.total} instance types has labels matching the NodePool and pod requirements`,
+      `none of its ${counts.total} instance types has labels matching the NodePool and pod requirements` +
+        (unoffered ? `: ${unoffered}` : ''),
     );
   }
   if (counts.withOffering === 0) {

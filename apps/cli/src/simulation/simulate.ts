@@ -31,6 +31,8 @@ import { expandWorkloads, type ExpandedWorkloads } from '../workloads/expand.js'
 import { validateDocuments } from '../validation/validate-documents.js';
 import type { Launch } from './launch.js';
 import { planNodePools, type PlannedNodePool } from './node-pools.js';
+import { unofferedRequirements } from '../clouds/unoffered-requirements.js';
+import { nodePoolRequirements } from '../explain/why.js';
 
 /** Options of {@link simulate}. */
 export interface SimulateOptions {
@@ -203,12 +205,26 @@ export function simulate(
     if (podErrors.length === 0 || placed === 0) break;
     pending = podErrors.map((e) => e.pod);
   }
-  if (plan.unusable.length > 0) {
-    // Pods left pending might have fit a pool that was left out: say which and why.
-    const why = plan.unusable.map((u) => u.reason).join('; ');
+  // A NodePool whose requirements alone no instance type offers (a zone the region lacks)
+  // launches nothing; the scheduler's reason for its pods (often topology spread) hides that.
+  const blocked = [...plan.unusable];
+  for (const p of plan.pools) {
+    const name = p.nodePool.metadata.name ?? '';
+    const unoffered = unofferedRequirements(
+      nodePoolRequirements(p.nodePool),
+      instanceTypes.get(name) ?? [],
+      cloud.region,
+    );
+    if (unoffered)
+      blocked.push({ name, reason: `NodePool "${name}" can launch nothing: ${unoffered}` });
+  }
+  if (blocked.length > 0) {
+    // Pods left pending might have fit a pool that was left out or launches nothing: say which and why.
+    const why = blocked.map((u) => u.reason).join('; ');
+    const none = blocked.length === plan.unusable.length + plan.pools.length;
     podErrors = podErrors.map(({ pod, reason }) => ({
       pod,
-      reason: plan.pools.length === 0 ? `no usable NodePool: ${why}` : `${reason}; ${why}`,
+      reason: none ? `no usable NodePool: ${why}` : `${reason}; ${why}`,
     }));
   }
   const launchedSpot = nodeClaims.some((c) => c.launch.offering.capacityType === 'spot');
