@@ -32,7 +32,13 @@ import { kwokClusterApi } from './sim/kwok-cluster-api.js';
 import { reconcileSimNodeClass, SimNodeClassResource } from './sim/sim-nodeclass.js';
 import { SlowCreateCloudProvider } from './sim/slow-create.js';
 
-/** Seconds the caches may take to sync at startup before the process gives up. */
+/**
+ * Seconds the caches may take to sync at startup before the operator gives up: 120, the default
+ * `CacheSyncTimeout` of controller-runtime's manager (2 min), which likewise fails the manager's
+ * start when its caches have not synced by then. Until then every failed list or watch is logged
+ * as a warning and retried with backoff; after it {@link startOperator} raises an Error naming the
+ * caches that did not sync and the last failure, and the binary exits 1.
+ */
 export const CACHE_SYNC_TIMEOUT_SECONDS = 120;
 
 /** A running operator. */
@@ -59,6 +65,8 @@ export interface OperatorEnvironment {
   readonly logger?: Logger;
   /** Install SIGTERM/SIGINT handlers; default true. */
   readonly handleSignals?: boolean;
+  /** Seconds the caches may take to sync at startup; default {@link CACHE_SYNC_TIMEOUT_SECONDS}. */
+  readonly cacheSyncTimeoutSeconds?: number;
   /** Environment variables the provider settings are read from; default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -76,7 +84,10 @@ export interface OperatorEnvironment {
 /**
  * Starts the operator. Resolves once servers listen and caches have synced (controllers start
  * when the Lease is won). Raises Error with a clear message for a provider that is not wired,
- * an unreachable API server, or caches that do not sync in time; whatever started is stopped.
+ * no kubeconfig (`no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster`), or
+ * caches that do not sync within `env.cacheSyncTimeoutSeconds` (an unreachable API server, a
+ * missing CRD; each failed attempt before that is logged as a warning); whatever started is
+ * stopped.
  */
 export async function startOperator(
   options: OperatorOptions,
@@ -149,15 +160,18 @@ export async function startOperator(
       nodeClasses: [azureSettings !== undefined ? AKSNodeClassResource : SimNodeClassResource],
       userAgent: `karpenter-ts-controller/${env.version}`,
       rateLimit: { qps: options.kubeClientQps, burst: options.kubeClientBurst },
+      onInformerError: (err, resource) =>
+        logger.warn({ resource, error: errorText(err) }, 'listing or watching failed; retrying'),
     });
     const c = cluster;
     health.addReadyCheck('cache-sync', () => c.synced);
     health.addReadyCheck('crd', () => c.crdsResolvable());
+    const syncTimeoutSeconds = env.cacheSyncTimeoutSeconds ?? CACHE_SYNC_TIMEOUT_SECONDS;
     logger.info(
-      { server: cluster.server, provider: options.provider },
+      { server: cluster.server, provider: options.provider, syncTimeoutSeconds },
       'connecting to the API server',
     );
-    await cluster.start(CACHE_SYNC_TIMEOUT_SECONDS * 1000);
+    await cluster.start(syncTimeoutSeconds * 1000);
     logger.info('caches synced');
 
     const client = cluster.client;

@@ -14,6 +14,9 @@ import {
   ServerConfiguration,
   type Configuration,
 } from '@kubernetes/client-node';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { TokenBucket } from 'limiter';
 import pRetry from 'p-retry';
 import { errorFromResponse, isTransient } from './errors.js';
@@ -84,15 +87,51 @@ export interface WatchStream {
 }
 
 /**
- * Connects to an API server (no request is made yet).
- * @throws Error when no kubeconfig is found or it names no cluster.
+ * Connects to an API server (no request is made yet). Without `options.kubeconfig` the
+ * kubeconfig is found as kubectl finds it: the files in `$KUBECONFIG` (merged), then
+ * `~/.kube/config`, then the in-cluster service account (`KUBERNETES_SERVICE_HOST` and
+ * `KUBERNETES_SERVICE_PORT` set and the token mounted at
+ * `/var/run/secrets/kubernetes.io/serviceaccount/token`).
+ *
+ * Unlike @kubernetes/client-node's `loadFromDefault`, which falls back to
+ * `http://localhost:8080` when it finds none of these, this raises an error, as client-go's
+ * `clientcmd` and controller-runtime's `GetConfig` do (the localhost fallback only surfaces
+ * later as failing requests).
+ * @throws Error `no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster` when
+ * none of the sources exists; the file system's error when a named kubeconfig cannot be read;
+ * Error when the current context names no cluster.
  */
 export function connect(options: ConnectOptions = {}): KubeConnection {
   const config = new KubeConfig();
   if (options.kubeconfig !== undefined) config.loadFromFile(options.kubeconfig);
-  else config.loadFromDefault();
+  else loadDefault(config);
   if (options.context !== undefined) config.setCurrentContext(options.context);
   return new KubeConnection(config, options);
+}
+
+/** Where the in-cluster service account token is mounted. */
+const ServiceAccountToken = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/** The default sources of {@link connect}, in kubectl's order; throws when none exists. */
+function loadDefault(config: KubeConfig): void {
+  if ((process.env['KUBECONFIG'] ?? '') !== '') {
+    config.loadFromDefault(); // the library merges the files of the list
+    return;
+  }
+  const home = join(homedir(), '.kube', 'config');
+  if (existsSync(home)) {
+    config.loadFromFile(home);
+    return;
+  }
+  if (
+    (process.env['KUBERNETES_SERVICE_HOST'] ?? '') !== '' &&
+    (process.env['KUBERNETES_SERVICE_PORT'] ?? '') !== '' &&
+    existsSync(ServiceAccountToken)
+  ) {
+    config.loadFromCluster();
+    return;
+  }
+  throw new Error('no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster');
 }
 
 /** See the module comment. Create it with {@link connect}. */

@@ -7,8 +7,10 @@
  * - on 410 Gone (the resourceVersion left the API server's watch window, as an HTTP answer or
  *   as an ERROR event in the stream), relists and reconciles the cache: objects that vanished
  *   meanwhile are reported DELETED, changed ones MODIFIED, new ones ADDED;
- * - on other failures (429, 5xx, refused connections, a CRD not installed yet), retries with
- *   exponential backoff and jitter, forever, until stopped.
+ * - on other failures (429, 5xx, refused connections, a CRD not installed yet), reports the
+ *   failure to `onError` and retries with exponential backoff and jitter, forever, until
+ *   stopped. Lists are sent without the connection's own retries, so every failed attempt is
+ *   reported (client-go's reflector logs each failed list and watch the same way).
  *
  * We run this loop ourselves over the library's `Watch` stream rather than using its
  * `ListWatch`, because `ListWatch` stops for good on the first non-410 error, cannot ask the
@@ -47,8 +49,12 @@ export interface InformerOptions<T> {
   readonly pageSize?: number;
   /** Turns a JSON object from the server into the stored form (e.g. `Date` timestamps). */
   readonly transform?: (raw: unknown) => T;
-  /** Told about every failure before the backoff (for logs and metrics). */
-  readonly onError?: (err: unknown) => void;
+  /**
+   * Told about every failure before the backoff (for logs and metrics), with the resource of
+   * the informer that failed (informers of a client share their options). A failed list or
+   * watch request has already used up the connection's own retries.
+   */
+  readonly onError?: (err: unknown, resource: ResourceType) => void;
 }
 
 /** Counters of an informer's work, for logs and for tests that prove restarts happened. */
@@ -162,7 +168,7 @@ export class Informer<T extends CachedObject> {
         }
         failures++;
         this.stats.failures++;
-        this.#options.onError?.(err);
+        this.#options.onError?.(err, this.resource);
         await this.#pause.sleep(this.#backoff(failures));
       }
     }
@@ -186,6 +192,9 @@ export class Informer<T extends CachedObject> {
         collectionPath(this.resource),
         {
           query: { limit: this.#options.pageSize ?? 500, continue: next },
+          // The loop's backoff retries a failed list, so each failure reaches `onError` (and
+          // the logs) at once, as client-go's reflector reports every failed list.
+          retry: false,
         },
       );
       for (const item of page.items ?? []) items.push(this.#transform(item));
@@ -295,7 +304,7 @@ export class Informer<T extends CachedObject> {
       try {
         handler({ type, object });
       } catch (err) {
-        this.#options.onError?.(err);
+        this.#options.onError?.(err, this.resource);
       }
     }
   }

@@ -5,6 +5,7 @@ import {
   Informer,
   type InformerEvent,
   type KubeConnection,
+  type RequestOptions,
 } from '../src/index.js';
 
 interface Obj {
@@ -28,10 +29,12 @@ class FakeServer {
   readonly lists: (() => { items: Obj[]; resourceVersion: string })[] = [];
   readonly watches: WatchScript[] = [];
   readonly watchQueries: Record<string, unknown>[] = [];
+  readonly listOptions: RequestOptions[] = [];
 
   connection(): KubeConnection {
     return {
-      request: async () => {
+      request: async (_method: string, _path: string, options: RequestOptions) => {
+        this.listOptions.push(options);
         const next = this.lists.shift();
         if (next === undefined) throw new Error('unexpected list');
         const { items, resourceVersion } = next();
@@ -168,6 +171,30 @@ describe('Informer', () => {
     expect(errors.map((e) => (e as KubeApiError).code)).toEqual([429, 503]);
     expect(informer.stats.failures).toBe(2);
     expect(informer.get('a')?.metadata.resourceVersion).toBe('1');
+  });
+
+  it('reports every failed list with its resource at once: lists go without the connection retries, the backoff retries them', async () => {
+    const server = new FakeServer();
+    const reported: { err: unknown; resource: string }[] = [];
+    server.lists.push(
+      () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+      },
+      () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+      },
+      () => ({ items: [], resourceVersion: '1' }),
+    );
+    server.watches.push(openForever);
+    const { informer } = start(server, {
+      onError: (err, resource) => reported.push({ err, resource: resource.plural }),
+    });
+    await informer.synced();
+    expect(reported.map((r) => [(r.err as Error).message, r.resource])).toEqual([
+      ['connect ECONNREFUSED 127.0.0.1:1', 'nodeclaims'],
+      ['connect ECONNREFUSED 127.0.0.1:1', 'nodeclaims'],
+    ]);
+    expect(server.listOptions.map((o) => o.retry)).toEqual([false, false, false]);
   });
 
   it('treats a non-410 ERROR event as a failure and watches again from the same resourceVersion', async () => {

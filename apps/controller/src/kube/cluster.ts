@@ -13,6 +13,7 @@ import {
   type LeaderElectionOptions,
   type ResourceType,
 } from '@karpenter-ts/kube';
+import { errorText } from '../runtime/manager.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
 
 /** A connected cluster. */
@@ -22,7 +23,12 @@ export interface ClusterRuntime {
   readonly request: RawRequest;
   /** The API server URL. */
   readonly server: string;
-  /** Starts the informers and resolves once every cache has listed (rejects after `timeoutMs`). */
+  /**
+   * Starts the informers and resolves once every cache has listed. Rejects after `timeoutMs`
+   * with an Error naming the caches that have not synced and the last failure of their lists
+   * (an unreachable server, a missing CRD, a forbidden list); the informers are left running
+   * for {@link stop}.
+   */
   start(timeoutMs: number): Promise<void>;
   /** True once {@link start} resolved. */
   readonly synced: boolean;
@@ -43,16 +49,35 @@ export interface ConnectClusterOptions {
   readonly userAgent: string;
   /** Client-side rate limit (`--kube-client-qps`, `--kube-client-burst`). */
   readonly rateLimit?: ClientRateLimit;
+  /**
+   * Told about every failed list or watch of a cache (after the connection's retries), with the
+   * resource as `plural.group` (`pods.core`); the informer then backs off and tries again.
+   */
+  readonly onInformerError?: (err: unknown, resource: string) => void;
 }
 
-/** Connects (no request yet). Raises Error when no kubeconfig or in-cluster config is found. */
+/**
+ * Connects (no request yet).
+ * @throws Error `no kubeconfig: ...` when no kubeconfig or in-cluster config is found (see
+ * @karpenter-ts/kube's `connect`), or the file's error when `kubeconfig` cannot be read.
+ */
 export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
   const connection = connect({
     ...(options.kubeconfig !== '' ? { kubeconfig: options.kubeconfig } : {}),
     userAgent: options.userAgent,
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
   });
-  const client = new ClusterKubeClient(connection, { nodeClasses: options.nodeClasses });
+  let lastError: { readonly resource: string; readonly err: unknown } | undefined;
+  const client = new ClusterKubeClient(connection, {
+    nodeClasses: options.nodeClasses,
+    informer: {
+      onError: (err, r) => {
+        const resource = `${r.plural}.${r.group || 'core'}`;
+        lastError = { resource, err };
+        options.onInformerError?.(err, resource);
+      },
+    },
+  });
   let synced = false;
   const request: RawRequest = (method, path, o = {}) =>
     connection.request(method, path, {
@@ -67,7 +92,14 @@ export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
       return synced;
     },
     async start(timeoutMs: number) {
-      await client.start({ timeoutMs });
+      try {
+        await client.start({ timeoutMs });
+      } catch (err) {
+        if (lastError === undefined) throw err;
+        throw new Error(
+          `${(err as Error).message}; last error (${lastError.resource}): ${errorText(lastError.err)}`,
+        );
+      }
       synced = true;
     },
     async crdsResolvable() {

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connect } from '../src/index.js';
+
+/** A kubeconfig whose one context points at `server`. */
+function kubeconfigText(server: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    `clusters: [{name: c, cluster: {server: "${server}"}}]`,
+    'users: [{name: u, user: {token: t}}]',
+    'contexts: [{name: x, context: {cluster: c, user: u}}]',
+    'current-context: x',
+  ].join('\n');
+}
+
+let home: string;
+
+beforeEach(() => {
+  // A machine with no kubeconfig anywhere and outside a cluster.
+  home = mkdtempSync(join(tmpdir(), 'kube-connect-home.'));
+  vi.stubEnv('HOME', home);
+  vi.stubEnv('KUBECONFIG', undefined);
+  vi.stubEnv('KUBERNETES_SERVICE_HOST', undefined);
+  vi.stubEnv('KUBERNETES_SERVICE_PORT', undefined);
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('connect', () => {
+  it('raises a clear error when there is no kubeconfig and no in-cluster config, instead of falling back to localhost:8080', () => {
+    expect(() => connect()).toThrow(
+      'no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster',
+    );
+  });
+
+  it('treats an empty KUBECONFIG as unset', () => {
+    vi.stubEnv('KUBECONFIG', '');
+    expect(() => connect()).toThrow(/^no kubeconfig:/);
+  });
+
+  it('does not take the in-cluster config when only half of its environment is set', () => {
+    vi.stubEnv('KUBERNETES_SERVICE_HOST', '10.0.0.1');
+    expect(() => connect()).toThrow(/^no kubeconfig:/);
+  });
+
+  it('uses ~/.kube/config when it exists', () => {
+    mkdirSync(join(home, '.kube'));
+    writeFileSync(join(home, '.kube', 'config'), kubeconfigText('https://home.example:6443'));
+    expect(connect().server).toBe('https://home.example:6443');
+  });
+
+  it('prefers KUBECONFIG over ~/.kube/config', () => {
+    mkdirSync(join(home, '.kube'));
+    writeFileSync(join(home, '.kube', 'config'), kubeconfigText('https://home.example:6443'));
+    const file = join(home, 'other-kubeconfig');
+    writeFileSync(file, kubeconfigText('https://env.example:6443/'));
+    vi.stubEnv('KUBECONFIG', file);
+    expect(connect().server).toBe('https://env.example:6443');
+  });
+
+  it('uses the kubeconfig it is given, whatever the environment says', () => {
+    const file = join(home, 'given');
+    writeFileSync(file, kubeconfigText('https://given.example:6443'));
+    vi.stubEnv('KUBECONFIG', join(home, 'missing'));
+    expect(connect({ kubeconfig: file }).server).toBe('https://given.example:6443');
+  });
+
+  it('raises the file error when the given kubeconfig does not exist', () => {
+    expect(() => connect({ kubeconfig: join(home, 'missing') })).toThrow(/ENOENT/);
+  });
+});
