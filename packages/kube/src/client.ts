@@ -115,8 +115,9 @@ export class ClusterKubeClient implements KubeClient {
 
   /**
    * Starts every informer and resolves once all caches hold their first list.
-   * @throws Error naming the resources that have not synced when `timeoutMs` passes (a missing
-   * CRD is the usual cause); the informers keep retrying in the background.
+   * @throws Error naming the resources that have not synced when `timeoutMs` passes, and the
+   * likely cause: a missing CRD when other caches synced, else an unreachable API server; the
+   * informers keep retrying in the background.
    */
   async start(options: StartOptions = {}): Promise<void> {
     const all = [...this.#informers.values()].flat();
@@ -126,12 +127,14 @@ export class ClusterKubeClient implements KubeClient {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const missing = all
-          .filter((i) => !i.hasSynced)
-          .map((i) => `${i.resource.plural}.${i.resource.group || 'core'}`);
+        const unsynced = all.filter((i) => !i.hasSynced);
+        const missing = unsynced.map((i) => `${i.resource.plural}.${i.resource.group || 'core'}`);
+        // Some caches listed: the server answers, so a missing CRD is the likely cause.
+        const cause =
+          unsynced.length < all.length ? 'is the CRD installed?' : 'is the API server reachable?';
         reject(
           new Error(
-            `caches not synced after ${options.timeoutMs} ms: ${missing.join(', ')} (is the CRD installed?)`,
+            `caches not synced after ${options.timeoutMs} ms: ${missing.join(', ')} (${cause})`,
           ),
         );
       }, options.timeoutMs);
