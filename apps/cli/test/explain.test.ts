@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cli } from './support/cli.js';
@@ -180,6 +183,54 @@ describe('karpenter-ts explain output', () => {
       'json',
     );
     expect(JSON.parse(json.stdout)).toMatchObject({ daemonSet: true, nodePools: [] });
+  });
+});
+
+describe('karpenter-ts explain closest instance types', () => {
+  it('lists the type short on fewer resources first when the worst shortfall ties', async () => {
+    // Both are short on ephemeral-storage by the same ratio (the worst one); Standard_D11 is
+    // also short on cpu and memory, Standard_D12 only on cpu.
+    const dir = await mkdtemp(join(tmpdir(), 'karpenter-closest-'));
+    await writeFile(
+      join(dir, 'input.yaml'),
+      `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: d }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      requirements:
+        - { key: node.kubernetes.io/instance-type, operator: In, values: [Standard_D11, Standard_D12] }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: big }
+spec:
+  containers:
+    - name: c
+      image: nginx
+      resources: { requests: { cpu: '4', memory: 12Gi, ephemeral-storage: 500Gi } }
+`,
+    );
+    const { code, stdout } = await cli(
+      'explain',
+      dir,
+      '--pod',
+      'big',
+      '--cloud',
+      'azure',
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as ExplainJson;
+    expect(
+      report.nodePools[0]!.closest.map((c) => [c.instanceType, Object.keys(c.short).sort()]),
+    ).toEqual([
+      ['Standard_D12', ['cpu', 'ephemeral-storage']],
+      ['Standard_D11', ['cpu', 'ephemeral-storage', 'memory']],
+    ]);
   });
 });
 

@@ -127,3 +127,23 @@ describe('loadManifests', () => {
     expect((error as ManifestError).document).toBe(2);
   });
 });
+
+describe('document numbers', () => {
+  it('counts a comment-only section before the first --- as section 1, as a reader splitting on --- lines does', () => {
+    const text =
+      '# header comment\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\n---\n# only a comment\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: b }\n';
+    const { documents, errors } = parseManifestText(text, 'f.yaml');
+    expect(errors).toEqual([]);
+    expect(documents.map((d) => [d.object.kind, d.document])).toEqual([
+      ['ConfigMap', 2],
+      ['Secret', 4],
+    ]);
+    const bad = parseManifestText('# header\n---\nkind: [broken\n', 'g.yaml');
+    expect(bad.errors.map((e) => e.document)).toEqual([2]);
+  });
+
+  it('starts at 1 with the first object when the file opens with ---', () => {
+    const text = '---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\n';
+    expect(parseManifestText(text, 'f.yaml').documents.map((d) => d.document)).toEqual([1]);
+  });
+});

@@ -48,7 +48,10 @@ export interface NodePoolVerdict {
     fitting: number;
     options?: number;
   };
-  /** Up to 3 instance types closest to fitting, when none fits. */
+  /**
+   * Up to 3 instance types closest to fitting, when none fits: fewest resources short first,
+   * then the smallest worst requested/allocatable ratio.
+   */
   readonly closest: readonly CloseInstanceType[];
 }
 
@@ -142,7 +145,11 @@ export function explainNodePool(
   }
   if (counts.fitting === 0) {
     const closest = nearMisses
-      .sort((a, b) => worstRatio(a, requests) - worstRatio(b, requests))
+      .sort(
+        (a, b) =>
+          Object.keys(a.short).length - Object.keys(b.short).length ||
+          worstRatio(a, requests) - worstRatio(b, requests),
+      )
       .slice(0, 3);
     return verdict(
       false,

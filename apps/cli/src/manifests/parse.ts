@@ -24,6 +24,7 @@ export interface ParseResult {
 export function parseManifestText(text: string, file: string): ParseResult {
   const result: ParseResult = { documents: [], errors: [] };
   const parsed = parseManifests(text, { keepNonObjects: true, maxAliasCount: 1000 });
+  const first = 1 + commentPreludeSections(text);
   const reported = new Set<number>();
   for (const violation of parsed.violations) {
     if (reported.has(violation.document)) continue;
@@ -33,14 +34,30 @@ export function parseManifestText(text: string, file: string): ParseResult {
         ? `${violation.problem} (a key may appear once per mapping)`
         : violation.problem;
     result.errors.push(
-      new ManifestError(file, violation.document + 1, detail, undefined, violation.line),
+      new ManifestError(file, violation.document + first, detail, undefined, violation.line),
     );
   }
   for (const manifest of parsed.manifests)
-    collectObjects(manifest.object, file, manifest.document + 1, '', result);
+    collectObjects(manifest.object, file, manifest.document + first, '', result);
   // In document order, whichever step found the problem (a stable sort keeps each document's own order).
   result.errors.sort((a, b) => a.document - b.document);
   return result;
+}
+
+/**
+ * 1 when `text` opens with comment lines (blank lines allowed) and then a `---` line, else 0.
+ * YAML attaches such a comment to the document after the `---`, but a reader (and kubectl's
+ * reader, which splits files on `---` lines) sees a section of its own there; counting it keeps
+ * `file:3` the third `---`-separated section. A file that opens with `---` has no such section.
+ */
+function commentPreludeSections(text: string): number {
+  let comments = 0;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^---(\s|$)/.test(line)) return comments > 0 ? 1 : 0;
+    if (/^\s*#/.test(line)) comments++;
+    else if (line.trim() !== '') return 0;
+  }
+  return 0;
 }
 
 function collectObjects(
