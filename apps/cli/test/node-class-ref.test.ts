@@ -1,8 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
 
 const TYPO_POOL = `apiVersion: karpenter.sh/v1
 kind: NodePool
@@ -35,16 +33,9 @@ spec:
 `;
 const SERVED = 'AKSNodeClass in karpenter.azure.com, EC2NodeClass in karpenter.k8s.aws';
 
-async function write(...docs: string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'karpenter-noderef-'));
-  const file = join(dir, 'input.yaml');
-  await writeFile(file, docs.join('---\n'));
-  return file;
-}
-
 describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
   it('is a validate problem naming spec.template.spec.nodeClassRef.kind and the served kinds (exit 1)', async () => {
-    const file = await write(TYPO_POOL);
+    const file = await writeManifests(TYPO_POOL);
     const { code, stdout } = await cli('validate', file);
     expect(code).toBe(1);
     expect(stdout.split('\n')[0]).toBe(
@@ -53,7 +44,7 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
   });
 
   it('names nodeClassRef.group when a served kind is in the wrong group', async () => {
-    const file = await write(
+    const file = await writeManifests(
       TYPO_POOL.replace('AKSNodeClas,', 'AKSNodeClass,').replace(
         'karpenter.azure.com',
         'karpenter.k8s.aws',
@@ -67,7 +58,7 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
   });
 
   it('is not replaced by the default NodePool in simulate: every pod stays pending with the reason', async () => {
-    const file = await write(TYPO_POOL, WEB);
+    const file = await writeManifests(TYPO_POOL, WEB);
     const { code, stdout } = await cli('simulate', file, '--cloud', 'azure', '-o', 'json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as {
@@ -81,7 +72,7 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
   });
 
   it('is left out of compare on every cloud while a pool of a served kind is still retargeted', async () => {
-    const file = await write(TYPO_POOL, AWS_POOL, WEB);
+    const file = await writeManifests(TYPO_POOL, AWS_POOL, WEB);
     const { code, stdout } = await cli('compare', file, '-o', 'json');
     expect(code).toBe(0);
     expect(stdout).toContain('NodePool \\"typo\\" is not usable');

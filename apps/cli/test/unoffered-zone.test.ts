@@ -1,8 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
 
 const ZONE_POOL = `apiVersion: karpenter.sh/v1
 kind: NodePool
@@ -34,23 +32,16 @@ spec:
 const UNOFFERED =
   'no instance type offers topology.kubernetes.io/zone In [eastus-9] (eastus has 0, eastus-1, eastus-2, eastus-3)';
 
-async function write(...docs: string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'karpenter-zone-'));
-  const file = join(dir, 'input.yaml');
-  await writeFile(file, docs.join('---\n'));
-  return file;
-}
-
 describe('a NodePool pinned to a zone the region does not have', () => {
   it('explain names the requirement key, its values and the zones of the region', async () => {
-    const file = await write(ZONE_POOL, WEB);
+    const file = await writeManifests(ZONE_POOL, WEB);
     const { code, stdout } = await cli('explain', file, '--pod', 'web', '--cloud', 'azure');
     expect(code).toBe(0);
     expect(stdout).toContain(`has labels matching the NodePool and pod requirements: ${UNOFFERED}`);
   });
 
   it('simulate gives that requirement as the pending reason, not topology spread alone', async () => {
-    const file = await write(ZONE_POOL, WEB);
+    const file = await writeManifests(ZONE_POOL, WEB);
     const { code, stdout } = await cli('simulate', file, '--cloud', 'azure', '-o', 'json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { podErrors: { reason: string }[] };
