@@ -349,11 +349,9 @@ function azureWiring(
       ? { retailPricesEndpoint: env.azure.retailPricesEndpoint }
       : {}),
   });
-  if (wired.catalogRefresher) {
-    const refresher = wired.catalogRefresher;
-    void refresher.start();
-    cleanups.push(async () => refresher.stop());
-  }
+  const refresher = wired.catalogRefresher;
+  void refresher.start();
+  cleanups.push(async () => refresher.stop());
   return {
     cloudProvider: wired.cloudProvider,
     provider: wired.cloudProvider,

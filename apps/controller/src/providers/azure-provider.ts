@@ -16,6 +16,7 @@ import {
   createAzureCredential,
   type AKSNodeClass,
   type ArmClientOptions,
+  type AzureProviderLogger,
   type AzureSku,
 } from '@karpenter-ts/provider-azure';
 import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
@@ -73,6 +74,10 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
   const { settings: s, client, logger } = inputs;
   logger.info(describeAzureSettings(s), 'azure provider settings');
   const credential = inputs.credential ?? createAzureCredential(s.credential);
+  const providerLogger: AzureProviderLogger = {
+    info: (message, fields) => logger.info(fields ?? {}, message),
+    warn: (message, fields) => logger.warn(fields ?? {}, message),
+  };
   const clients = createArmClients({
     subscriptionId: s.subscriptionId,
     credential,
@@ -109,10 +114,7 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
         AKSNodeClass | undefined,
     getNode: (name) => client.get('Node', { name }),
     clock: inputs.clock,
-    logger: {
-      info: (message, fields) => logger.info(fields ?? {}, message),
-      warn: (message, fields) => logger.warn(fields ?? {}, message),
-    },
+    logger: providerLogger,
   });
   const pricesEndpoint =
     inputs.retailPricesEndpoint ??
@@ -131,10 +133,7 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
               ...(s.armCA !== undefined ? { tlsCA: s.armCA } : {}),
             }),
         }),
-    logger: {
-      info: (message, fields) => logger.info(fields ?? {}, message),
-      warn: (message, fields) => logger.warn(fields ?? {}, message),
-    },
+    logger: providerLogger,
   });
   return {
     cloudProvider,
