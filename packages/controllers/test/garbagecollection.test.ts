@@ -1,5 +1,6 @@
 import { unschedulablePod } from '@karpenter-ts/scheduling/testing';
 import { describe, expect, it } from 'vitest';
+import { GarbageCollection } from '../src/index.js';
 import { apply, provision, provisionNodes, readyNodePool, testEnv } from './helpers.js';
 
 describe('Garbage collection', () => {
@@ -46,6 +47,36 @@ describe('Garbage collection', () => {
       (await env.client.get('NodeClaim', { name: nc?.metadata.name ?? '' }))?.metadata
         .deletionTimestamp,
     ).toBeDefined();
+  });
+
+  it('with collectOrphanInstances off, leaves an orphan instance past the grace to the provider and still deletes a NodeClaim whose instance is gone', async () => {
+    const env = await testEnv();
+    const gc = new GarbageCollection({
+      client: env.client,
+      cloudProvider: env.cloud,
+      clock: env.clock,
+      collectOrphanInstances: false,
+    });
+    expect(gc.collectsOrphanInstances).toBe(false);
+    expect(env.gc.collectsOrphanInstances).toBe(true); // the default, as the first test collects
+    await apply(env, readyNodePool(), unschedulablePod({ requests: { cpu: '1' } }));
+    const [node] = await provisionNodes(env);
+    const [nc] = await env.client.list('NodeClaim');
+    await env.cloud.create({ ...nc!, metadata: { ...nc!.metadata, name: 'stray' } });
+    const stray = env.cloud.instances().find((i) => i.providerID.endsWith('stray'))?.providerID;
+    expect(stray).toBeDefined();
+    await env.cloud.delete(nc!);
+    node!.status!.conditions = [{ type: 'Ready', status: 'False' }];
+    await env.client.updateStatus('Node', node!);
+
+    const first = await gc.reconcile();
+    env.clock.advance(600);
+    const second = await gc.reconcile();
+    expect([...first.instancesDeleted, ...second.instancesDeleted]).toEqual([]);
+    expect(env.cloud.instances().map((i) => i.providerID)).toEqual([stray]);
+    expect(first.nodeClaimsDeleted).toEqual([nc?.metadata.name]);
+    // Nothing waits on a grace period: the next pass is the regular 2 minutes.
+    expect(second.requeueAfter).toBe(120);
   });
 
   it('runs every 2 minutes when nothing is pending', async () => {

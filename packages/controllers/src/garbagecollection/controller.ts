@@ -1,12 +1,15 @@
 /**
  * Garbage collection (karpenter-core.md 4.3; upstream `nodeclaim/garbagecollection` plus the
  * providers' instance GC), a singleton that runs every 2 minutes:
- * - a cloud instance (from `cloudProvider.list()`) that no NodeClaim owns — by provider ID, or
- *   by name for a NodeClaim whose launch result was never written — is deleted once it has been
- *   seen orphaned for the grace period (default 30 s, as the AWS provider waits), so a launch
- *   still being recorded is never collected;
- * - a launched, registered, non-deleting NodeClaim whose instance is gone from the list is
- *   deleted, unless its Node is still Ready (reason `garbage_collected`).
+ * - a launched, registered, non-deleting NodeClaim whose instance is gone from
+ *   `cloudProvider.list()` is deleted, unless its Node is still Ready (reason
+ *   `garbage_collected`) — upstream's core GC, always on;
+ * - unless `collectOrphanInstances` is false, a cloud instance that no NodeClaim owns — by
+ *   provider ID, or by name for a NodeClaim whose launch result was never written — is deleted
+ *   once it has been seen orphaned for the grace period (default 30 s, as the AWS provider
+ *   waits), so a launch still being recorded is never collected. Upstream leaves this to each
+ *   provider's own GC; we do it here for providers without one (the sim and AWS), and a provider
+ *   with its own (Azure) turns it off so orphan instances have a single owner.
  */
 import type { NodeClaim } from '@karpenter-ts/api';
 import { NodeClaimConditions } from '@karpenter-ts/api';
@@ -26,6 +29,12 @@ export interface GarbageCollectionOptions {
   readonly clock: Clock;
   /** Seconds an orphaned instance must stay orphaned before it is deleted; default 30. */
   readonly orphanGraceSeconds?: number;
+  /**
+   * Whether cloud instances no NodeClaim owns are deleted here; default true (the sim and AWS
+   * providers have no instance GC of their own). A provider whose own GC collects them passes
+   * false (Azure), leaving this pass upstream's: NodeClaims whose instance is gone.
+   */
+  readonly collectOrphanInstances?: boolean;
 }
 
 /** What one pass removed. */
@@ -41,9 +50,12 @@ export class GarbageCollection {
   /** First time each orphan was seen, by provider ID (clock milliseconds). */
   readonly #orphanSince = new Map<string, number>();
   readonly #grace: number;
+  /** Whether this pass deletes orphan instances (`collectOrphanInstances`, default true). */
+  readonly collectsOrphanInstances: boolean;
 
   constructor(private readonly o: GarbageCollectionOptions) {
     this.#grace = o.orphanGraceSeconds ?? 30;
+    this.collectsOrphanInstances = o.collectOrphanInstances ?? true;
   }
 
   async reconcile(): Promise<GarbageCollectionResult> {
@@ -63,7 +75,7 @@ export class GarbageCollection {
 
     const instancesDeleted: string[] = [];
     const orphans = new Set<string>();
-    for (const instance of instances) {
+    for (const instance of this.collectsOrphanInstances ? instances : []) {
       const id = instance.status?.providerID ?? '';
       if (id === '' || byProviderID.has(id) || unlaunchedNames.has(instance.metadata.name ?? '')) {
         continue;
