@@ -81,6 +81,17 @@ export interface AzureGarbage {
   readonly networkInterfaces: readonly string[];
 }
 
+/**
+ * Which garbage one pass looks for (both when omitted): upstream checks VMs every 2 minutes and
+ * NICs every 5, as two controllers; the controller runs one pass per kind on those periods.
+ */
+export interface AzureGarbageKinds {
+  /** VMs without a NodeClaim, past the grace period; default true. */
+  readonly virtualMachines?: boolean;
+  /** NICs attached to no VM and named for no NodeClaim or VM; default true. */
+  readonly networkInterfaces?: boolean;
+}
+
 /** Labels a kubelet may set on its own Node (NodeRestriction admission); other kubernetes.io keys are dropped. */
 function kubeletMaySet(key: string): boolean {
   const slash = key.indexOf('/');
@@ -614,9 +625,14 @@ export class AzureCloudProvider implements CloudProvider {
    * a VM just launched has no NodeClaim status yet), and NICs tagged for this cluster that are
    * attached to no VM and named for no existing node claim or VM — such as the NIC of a launch
    * that crashed between NIC and VM creation. VMs of another cluster (cluster tag) are never
-   * listed. Raises the ARM error of a failed list.
+   * listed. `kinds` limits the pass to VMs or to NICs (the other list comes back empty; VMs are
+   * listed either way, as a NIC named for a live VM is not garbage). Raises the ARM error of a
+   * failed list.
    */
-  async listGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage> {
+  async listGarbage(
+    nodeClaimNames: ReadonlySet<string>,
+    kinds: AzureGarbageKinds = {},
+  ): Promise<AzureGarbage> {
     const rg = this.#o.nodeResourceGroup;
     const graceMs =
       (this.#o.garbageCollectionGracePeriodSeconds ?? DefaultGarbageCollectionGracePeriodSeconds) *
@@ -632,10 +648,12 @@ export class AzureCloudProvider implements CloudProvider {
       if (claim !== undefined && nodeClaimNames.has(claim)) continue;
       const created = vm.timeCreated?.getTime() ?? 0;
       if (now - created < graceMs) continue;
-      vms.push(name);
+      if (kinds.virtualMachines !== false) vms.push(name);
     }
     const nics: string[] = [];
-    for await (const nic of this.#o.clients.network.networkInterfaces.list(rg)) {
+    const nicList =
+      kinds.networkInterfaces === false ? [] : this.#o.clients.network.networkInterfaces.list(rg);
+    for await (const nic of nicList) {
       const name = nic.name ?? '';
       if (!isClusterResource(nic.tags, this.#o.clusterName)) continue;
       if (nic.virtualMachine?.id) continue;
@@ -656,10 +674,14 @@ export class AzureCloudProvider implements CloudProvider {
    * Deletes what {@link listGarbage} finds — each VM (force deletion) with its NIC and OS disk,
    * then the orphan NICs — and returns it. A VM already gone counts as collected; any other ARM
    * error stops the pass and is raised (the next pass retries). Nodes are not touched here: the
-   * caller deletes the Nodes of `providerIDs` (it holds the Kubernetes client).
+   * caller deletes the Nodes of `providerIDs` (it holds the Kubernetes client). `kinds` as for
+   * {@link listGarbage}.
    */
-  async collectGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage> {
-    const garbage = await this.listGarbage(nodeClaimNames);
+  async collectGarbage(
+    nodeClaimNames: ReadonlySet<string>,
+    kinds: AzureGarbageKinds = {},
+  ): Promise<AzureGarbage> {
+    const garbage = await this.listGarbage(nodeClaimNames, kinds);
     const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
     for (const vm of garbage.virtualMachines) {
       try {

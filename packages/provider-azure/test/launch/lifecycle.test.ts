@@ -177,6 +177,41 @@ describe('garbage collection', () => {
     expect(h.arm.state.virtualMachines().map((v) => v.name)).toEqual(['aks-general-gc101']);
     expect(h.arm.state.networkInterfaces().map((n) => n.name)).toEqual(['aks-general-gc101']);
   });
+
+  it('collects only the kinds asked for: a VM pass leaves the orphan NIC, a NIC pass the old VM (and its NIC)', async () => {
+    await h.provider.create(nodeClaim('general-gc201'));
+    await h.clients.network.networkInterfaces.beginCreateOrUpdateAndWait(
+      NODE_RG,
+      'aks-general-gc202',
+      networkInterfaceBody({
+        name: 'aks-general-gc202',
+        location: REGION,
+        subnetID: SUBNET,
+        acceleratedNetworking: false,
+        tags: launchTags({ clusterName: CLUSTER, nodePool: 'general', nodeClaim: 'general-gc202' }),
+      }),
+      { updateIntervalInMs: 5 },
+    );
+    h.clock.advance(3600);
+    const names = () => ({
+      vms: h.arm.state.virtualMachines().map((v) => v.name),
+      nics: h.arm.state
+        .networkInterfaces()
+        .map((n) => n.name)
+        .sort(),
+    });
+
+    expect(await h.provider.collectGarbage(new Set(), { virtualMachines: false })).toMatchObject({
+      virtualMachines: [],
+      networkInterfaces: ['aks-general-gc202'],
+    });
+    expect(names()).toEqual({ vms: ['aks-general-gc201'], nics: ['aks-general-gc201'] });
+    expect(await h.provider.collectGarbage(new Set(), { networkInterfaces: false })).toMatchObject({
+      virtualMachines: ['aks-general-gc201'],
+      networkInterfaces: [],
+    });
+    expect(names()).toEqual({ vms: [], nics: [] });
+  });
 });
 
 describe('drift', () => {
