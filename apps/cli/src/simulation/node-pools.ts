@@ -8,12 +8,14 @@
  *   default NodeClass, with requirements on another provider's label domain dropped. That is what
  *   makes `compare` possible with one set of NodePools; upstream would ignore such pools.
  * - In a mixed input, pools for other clouds are ignored (as upstream ignores pools whose
- *   NodeClass kind the provider does not support).
+ *   NodeClass kind the provider does not support): left out, with the reason in
+ *   {@link NodePoolPlan.leftOut}.
  * - NodePools whose nodeClassRef names a kind no cloud serves (a misspelt `AKSNodeClas`) are
  *   unusable on every cloud, as upstream ignores them: left out, never retargeted, with the
- *   reason in {@link NodePoolPlan.unusable}. If only such pools are in the input, no NodePool is
- *   used (not the default one): every pod stays pending with that reason.
- * Every choice that is not "as written" is reported as a note.
+ *   reason in {@link NodePoolPlan.leftOut}. If only such pools are in the input, no NodePool is
+ *   used (not the default one): every pod stays pending.
+ * Every choice that is not "as written" is reported as a note (once per run); the simulation
+ * adds a left-out pool's reason only to the pending pods that pool could have taken.
  */
 import type { NodePool, NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
@@ -37,9 +39,9 @@ export interface PlannedNodePool {
   readonly droppedRequirements: readonly NodeSelectorRequirementWithMinValues[];
 }
 
-/** A NodePool of the input the simulation cannot launch from, and why (one line). */
-export interface UnusableNodePool {
-  readonly name: string;
+/** A NodePool of the input the simulation leaves out, and why (one line, also a note). */
+export interface LeftOutNodePool {
+  readonly nodePool: NodePool;
   readonly reason: string;
 }
 
@@ -47,8 +49,11 @@ export interface UnusableNodePool {
 export interface NodePoolPlan {
   readonly pools: PlannedNodePool[];
   readonly notes: string[];
-  /** NodePools of the input left out because no cloud serves their NodeClass kind. */
-  readonly unusable: UnusableNodePool[];
+  /**
+   * NodePools of the input left out: no cloud serves their NodeClass kind, or (in a mixed
+   * input) another cloud does.
+   */
+  readonly leftOut: LeftOutNodePool[];
 }
 
 /** Label domains of the providers, whose requirement keys are dropped when retargeting. */
@@ -76,17 +81,20 @@ export function planNodePools(
         d.object.metadata?.name === name,
     )?.object;
 
-  const unusable: UnusableNodePool[] = [];
+  const leftOut: LeftOutNodePool[] = [];
+  const leaveOut = (nodePool: NodePool, reason: string): void => {
+    leftOut.push({ nodePool, reason });
+    notes.push(reason);
+  };
   const usableDocs = nodePoolDocs.filter((d) => {
-    const problem = unservedNodeClassRef(d.object as unknown as NodePool);
+    const nodePool = d.object as unknown as NodePool;
+    const problem = unservedNodeClassRef(nodePool);
     if (!problem) return true;
     const name = String(d.object.metadata?.name ?? '');
-    const reason = `NodePool "${name}" is not usable: ${problem.path} ${problem.message}`;
-    unusable.push({ name, reason });
-    notes.push(reason);
+    leaveOut(nodePool, `NodePool "${name}" is not usable: ${problem.path} ${problem.message}`);
     return false;
   });
-  if (usableDocs.length === 0 && unusable.length > 0) return { pools: [], notes, unusable };
+  if (usableDocs.length === 0 && leftOut.length > 0) return { pools: [], notes, leftOut };
 
   if (nodePoolDocs.length === 0) {
     notes.push(
@@ -103,7 +111,7 @@ export function planNodePools(
         },
       ],
       notes,
-      unusable,
+      leftOut,
     };
   }
 
@@ -113,7 +121,8 @@ export function planNodePools(
     for (const p of pools) {
       if (!referencesCloud(p, cloud)) {
         const ref = p.spec.template.spec.nodeClassRef;
-        notes.push(
+        leaveOut(
+          p,
           `NodePool "${p.metadata.name}" is ignored: it references ${ref.kind}, not ${kind.kind}`,
         );
       }
@@ -137,7 +146,7 @@ export function planNodePools(
         };
       }),
       notes,
-      unusable,
+      leftOut,
     };
   }
 
@@ -164,7 +173,7 @@ export function planNodePools(
       };
     }),
     notes,
-    unusable,
+    leftOut,
   };
 }
 

@@ -33,6 +33,7 @@ import type { Launch } from './launch.js';
 import { planNodePools, type PlannedNodePool } from './node-pools.js';
 import { unofferedRequirements } from '../clouds/unoffered-requirements.js';
 import { nodePoolRequirements } from '../explain/why.js';
+import { withBlockedPoolReasons, type BlockedNodePool } from './left-out-reasons.js';
 
 /** Options of {@link simulate}. */
 export interface SimulateOptions {
@@ -207,7 +208,7 @@ export function simulate(
   }
   // A NodePool whose requirements alone no instance type offers (a zone the region lacks)
   // launches nothing; the scheduler's reason for its pods (often topology spread) hides that.
-  const blocked = [...plan.unusable];
+  const launchesNothing: BlockedNodePool[] = [];
   for (const p of plan.pools) {
     const name = p.nodePool.metadata.name ?? '';
     const unoffered = unofferedRequirements(
@@ -216,17 +217,17 @@ export function simulate(
       cloud.region,
     );
     if (unoffered)
-      blocked.push({ name, reason: `NodePool "${name}" can launch nothing: ${unoffered}` });
+      launchesNothing.push({
+        nodePool: p.nodePool,
+        reason: `NodePool "${name}" can launch nothing: ${unoffered}`,
+      });
   }
-  if (blocked.length > 0) {
-    // Pods left pending might have fit a pool that was left out or launches nothing: say which and why.
-    const why = blocked.map((u) => u.reason).join('; ');
-    const none = blocked.length === plan.unusable.length + plan.pools.length;
-    podErrors = podErrors.map(({ pod, reason }) => ({
-      pod,
-      reason: none ? `no usable NodePool: ${why}` : `${reason}; ${why}`,
-    }));
-  }
+  // Pods left pending might have fit a pool that was left out or launches nothing: say which and why.
+  podErrors = withBlockedPoolReasons(
+    podErrors,
+    [...plan.leftOut, ...launchesNothing],
+    launchesNothing.length === plan.pools.length,
+  );
   const launchedSpot = nodeClaims.some((c) => c.launch.offering.capacityType === 'spot');
   if (launchedSpot && cloud.name === 'azure')
     notes.push(
