@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lints the Helm chart and renders it for each provider; every rendered document must parse as
 # YAML and the rendering must hold the expected kinds. azure is rendered with the complete
-# ci/azure-values.yaml, and must fail without its required values.
+# ci/azure-values.yaml, and must fail without its required values (all named in one message); a
+# misspelt value must fail the schema check.
 # helm: $HELM, else the build of tools/local-cluster/build-helm.sh (in $KARPENTER_TS_CACHE, which
 # `bash tools/local-cluster/build.sh helm` makes), else `helm` on PATH.
 set -euo pipefail
@@ -31,6 +32,18 @@ fi
 if "$helm" template t "$chart" --kube-version 1.36.3 --set provider=azure --set clusterName=aks-1 >/dev/null 2>&1; then
   echo "lint-chart: provider=azure without its required azure.* values must fail" >&2; exit 1
 fi
+# One failure lists every missing required value, not just the first.
+missing="$("$helm" template t "$chart" --kube-version 1.36.3 --set provider=azure 2>&1 || true)"
+for value in clusterName azure.subscriptionId azure.sshPublicKey azure.credential.clientID; do
+  grep -q -- "- $value is required" <<<"$missing" || {
+    echo "lint-chart: provider=azure with nothing set must name $value among the missing values, got: $missing" >&2; exit 1
+  }
+done
+# The schema refuses unknown keys (here a misspelt clusterName), naming them.
+typo="$("$helm" template t "$chart" --kube-version 1.36.3 --set clustername=aks-1 2>&1 || true)"
+grep -q "additional properties 'clustername' not allowed" <<<"$typo" || {
+  echo "lint-chart: a misspelt top-level value (clustername) must fail naming it, got: $typo" >&2; exit 1
+}
 for args in "--set provider=sim" "-f $azure" "--set provider=aws --set clusterName=eks-1"; do
   # shellcheck disable=SC2086
   "$helm" template karpenter-ts "$chart" --kube-version 1.36.3 --namespace karpenter --include-crds $args \

@@ -3,11 +3,14 @@
  * the real helm renders the chart with the complete ci/azure-values.yaml, and the controller's
  * own option parser and `readAzureSettings` run on the rendered Deployment's environment
  * (Secrets resolved as the kubelet would). They must accept it and give back the values put in.
- * Every required value, missing, fails `helm template` naming it; the chart sets no variable the
- * controller does not read; `helm install` works against the real API server of this suite.
+ * Every required value, missing, fails `helm template` naming it (all missing ones in one failure);
+ * the schema refuses unknown keys at every level the chart defines and declares exactly the values
+ * values.yaml documents and the templates read; the container's resources reach the controller
+ * through the downward API only when set; the chart sets no variable the controller does not read;
+ * `helm install` works against the real API server of this suite.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { connect, type KubeConnection } from '@karpenter-ts/kube';
 import { createAzureCredential } from '@karpenter-ts/provider-azure';
@@ -38,7 +41,7 @@ interface Values {
   provider: string;
   clusterName?: string;
   serviceAccount?: { name?: string; create?: boolean; annotations?: Record<string, string> };
-  controller?: { env?: { name: string; value: string }[] };
+  controller?: Record<string, unknown> & { env?: { name: string; value: string }[] };
   nodeSelector?: Record<string, string>;
   azure?: Record<string, unknown> & {
     subscriptionId: string;
@@ -369,6 +372,33 @@ describe('Helm chart, provider azure: rendered by helm, read by the controller',
     }
   });
 
+  it('names every missing required value in one failure, each by its full path', async () => {
+    let values = azureValues;
+    for (const [path] of requiredValues) values = withValue(values, path, '');
+    const r = await helmTemplate(helm, values);
+    const error = r.ok ? 'rendered' : r.error;
+    for (const [path] of requiredValues) expect(error).toContain(`${path} is required`);
+    // One failure: helm reports a single error, the list.
+    expect(error.match(/^Error:/gm)).toHaveLength(1);
+  });
+
+  it('names every missing service principal value in the same failure (credential mode environment)', async () => {
+    let values = withValue(azureValues, 'azure.credential', {
+      mode: 'environment',
+      clientSecret: { secretName: '', key: '' },
+    });
+    values = withValue(values, 'clusterName', '');
+    const r = await helmTemplate(helm, values);
+    for (const path of [
+      'clusterName',
+      'azure.credential.clientID',
+      'azure.credential.tenantID',
+      'azure.credential.clientSecret.secretName',
+      'azure.credential.clientSecret.key',
+    ])
+      expect(r.ok ? 'rendered' : r.error).toContain(`${path} is required`);
+  });
+
   it('requires exactly the variables the controller cannot start without', async () => {
     const r = await render(azureValues);
     const env = processEnv(r);
@@ -441,9 +471,269 @@ describe('Helm chart, providers sim and aws', () => {
   });
 });
 
+/** Values whose keys the schema leaves open on purpose: Kubernetes maps, and helm's `global`. */
+const freeFormValues = new Set([
+  'global',
+  'serviceAccount.annotations',
+  'controller.resources',
+  'podAnnotations',
+  'podLabels',
+  'nodeSelector',
+  'affinity',
+]);
+
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The chart's default values (values.yaml). */
+const defaultValues = parse(readFileSync(`${chartDir}/values.yaml`, 'utf8')) as Record<
+  string,
+  unknown
+>;
+
+/** values.schema.json, as far as these tests read it. */
+interface SchemaNode {
+  $ref?: string;
+  type?: string;
+  enum?: unknown[];
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: boolean | SchemaNode;
+  definitions?: Record<string, SchemaNode>;
+}
+const schema = JSON.parse(readFileSync(`${chartDir}/values.schema.json`, 'utf8')) as SchemaNode;
+
+/** A schema node with its `#/definitions/...` reference followed. */
+function deref(node: SchemaNode): SchemaNode {
+  if (node.$ref === undefined) return node;
+  const name = node.$ref.replace('#/definitions/', '');
+  const target = schema.definitions?.[name];
+  if (target === undefined) throw new Error(`values.schema.json: no definition ${node.$ref}`);
+  return target;
+}
+
+/** The schema node of a dotted values path. */
+function schemaAt(path: string): SchemaNode {
+  let node = deref(schema);
+  for (const key of path.split('.')) {
+    const next = node.properties?.[key];
+    if (next === undefined) throw new Error(`values.schema.json has no ${path}`);
+    node = deref(next);
+  }
+  return node;
+}
+
+/** Dotted paths of the leaves of a values tree: scalars, lists, and free-form maps. */
+function valueLeaves(values: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(values).flatMap(([key, v]) => {
+    const path = prefix + key;
+    return isMap(v) && !freeFormValues.has(path) ? valueLeaves(v, `${path}.`) : [path];
+  });
+}
+
+/** Dotted paths of the objects of a values tree whose keys the chart defines ('' = top level). */
+function definedObjects(values: Record<string, unknown>, prefix = ''): string[] {
+  const here = prefix === '' ? '' : prefix.slice(0, -1);
+  return [
+    here,
+    ...Object.entries(values).flatMap(([key, v]) =>
+      isMap(v) && !freeFormValues.has(prefix + key) ? definedObjects(v, `${prefix}${key}.`) : [],
+    ),
+  ];
+}
+
+/** Dotted paths of the schema's leaves: strict objects (no additional properties) are walked into. */
+function schemaLeaves(node: SchemaNode, prefix = ''): string[] {
+  const n = deref(node);
+  if (n.properties === undefined || n.additionalProperties !== false) return [prefix.slice(0, -1)];
+  return Object.entries(n.properties).flatMap(([key, child]) =>
+    schemaLeaves(child, `${prefix}${key}.`),
+  );
+}
+
+/**
+ * Every values path the templates read, dotted: `.Values.a.b`, `$.Values.a.b`, and through a
+ * variable bound to a values path (`$a := .Values.azure` makes `$a.location` read azure.location).
+ * @throws Error naming a `$var.field` whose variable is not bound to a values path.
+ */
+function templateValuePaths(): Set<string> {
+  const dir = `${chartDir}/templates`;
+  const text = readdirSync(dir)
+    .map((f) => readFileSync(`${dir}/${f}`, 'utf8'))
+    .join('\n');
+  const bound = new Map<string, string>();
+  const resolve = (variable: string | undefined, fields: string): string => {
+    const base = variable === undefined ? '' : bound.get(variable);
+    if (base === undefined)
+      throw new Error(`templates: $${variable}${fields} is not a values path`);
+    return [base, fields.slice(1)].filter((p) => p !== '').join('.');
+  };
+  for (const m of text.matchAll(
+    /\$(\w+)\s*:=\s*(?:\$?\.Values((?:\.\w+)*)|\$(\w+)((?:\.\w+)*))/g,
+  )) {
+    const [, name, direct, variable, fields] = m;
+    if (direct !== undefined) bound.set(name as string, resolve(undefined, direct));
+    else if (bound.has(variable as string))
+      bound.set(name as string, resolve(variable, fields ?? ''));
+  }
+  const read = new Set<string>();
+  for (const m of text.matchAll(/\$?\.Values((?:\.\w+)+)/g))
+    read.add(resolve(undefined, m[1] as string));
+  for (const m of text.matchAll(/\$(\w+)((?:\.\w+)+)/g)) {
+    const [, variable, fields] = m;
+    // Variables holding other things (strings, lists, dicts built in the template) are skipped.
+    if (bound.has(variable as string)) read.add(resolve(variable, fields as string));
+  }
+  return read;
+}
+
+describe('Helm chart values: the schema refuses what the chart would ignore', () => {
+  it('refuses a misspelt top-level value, naming it (clustername for clusterName)', async () => {
+    const r = await helmTemplate(helm, { ...azureValues, clustername: 'my-aks' });
+    expect(r.ok ? 'rendered' : r.error).toMatch(/additional properties 'clustername' not allowed/);
+  });
+
+  it('refuses a misspelt section and a misspelt key inside one (controler, controller.resource)', async () => {
+    const r = await helmTemplate(helm, {
+      provider: 'sim',
+      controler: { resources: {} },
+      controller: { resource: { limits: { memory: '2Gi' } } },
+    });
+    const error = r.ok ? 'rendered' : r.error;
+    expect(error).toMatch(/at '': additional properties 'controler' not allowed/);
+    expect(error).toMatch(/at '\/controller': additional properties 'resource' not allowed/);
+  });
+
+  it('refuses an unknown key at every object level of values.yaml, naming where', async () => {
+    const levels = definedObjects(defaultValues);
+    expect(levels).toEqual(
+      expect.arrayContaining(['', 'controller', 'azure.credential.clientSecret']),
+    );
+    let values: Values = { provider: 'sim' };
+    for (const level of levels)
+      values = withValue(values, level === '' ? 'notAValue' : `${level}.notAValue`, 'x');
+    const r = await helmTemplate(helm, values);
+    const error = r.ok ? 'rendered' : r.error;
+    for (const level of levels) {
+      const pointer = level === '' ? '' : `/${level.replaceAll('.', '/')}`;
+      expect(error).toContain(`at '${pointer}': additional properties 'notAValue' not allowed`);
+    }
+  });
+
+  it('keeps the Kubernetes-typed maps open (podAnnotations, nodeSelector, affinity, resources, ...)', async () => {
+    let values: Values = { provider: 'sim' };
+    for (const path of freeFormValues) values = withValue(values, `${path}.anyKey`, 'x');
+    const r = await helmTemplate(helm, values);
+    expect(r.ok ? '' : r.error).toBe('');
+  });
+
+  it('declares exactly the values values.yaml documents, and the templates read each one', () => {
+    const documented = valueLeaves(defaultValues).sort();
+    expect(schemaLeaves(schema).sort()).toEqual([...documented, 'global'].sort());
+    const read = templateValuePaths();
+    // Read values are documented (a documented map may be read whole), and no value is dead.
+    const known = new Set([...documented, ...definedObjects(defaultValues)]);
+    expect([...read].filter((p) => !known.has(p))).toEqual([]);
+    expect(documented.filter((p) => !read.has(p))).toEqual([]);
+  });
+
+  it('allows in its enums exactly the choices of the controller option each value feeds', () => {
+    const choices = (envVar: string): unknown[] => {
+      const o = buildOptionsProgram('0').options.find((x) => x.envVar === envVar);
+      return [...(o?.argChoices ?? [])];
+    };
+    expect(schemaAt('provider').enum).toEqual(choices('PROVIDER'));
+    expect(schemaAt('logLevel').enum).toEqual(choices('LOG_LEVEL'));
+    // An empty controller setting leaves the controller's default.
+    expect(schemaAt('controller.preferencePolicy').enum).toEqual([
+      ...choices('PREFERENCE_POLICY'),
+      '',
+    ]);
+    expect(schemaAt('controller.minValuesPolicy').enum).toEqual([
+      ...choices('MIN_VALUES_POLICY'),
+      '',
+    ]);
+  });
+});
+
+describe('Helm chart, controller settings and resources', () => {
+  it('passes MEMORY_LIMIT and CPU_REQUESTS from the controller container only when its resources set them', async () => {
+    // null drops the chart's default resources (an empty map would merge with them).
+    const r = await render({ provider: 'sim', controller: { resources: null } });
+    expect(r.names).not.toContain('MEMORY_LIMIT');
+    expect(r.names).not.toContain('CPU_REQUESTS');
+    // The controller's defaults: no memory limit, one core.
+    expect(parseOptions([], r.env)).toMatchObject({
+      kind: 'run',
+      options: { memoryLimit: -1, cpuRequests: 1000 },
+    });
+  });
+
+  it('passes a fractional cpu request in millicores and a memory limit in bytes', async () => {
+    const resources = { requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '1536Mi' } };
+    const r = await render({ provider: 'sim', controller: { resources } });
+    expect(parseOptions([], r.env)).toMatchObject({
+      kind: 'run',
+      options: { cpuRequests: 250, memoryLimit: 1536 * 1024 ** 2 },
+    });
+    // The references name the container they are in (the downward API resolves that one).
+    const container = containerOf(r.deployment, 'controller');
+    const refs = (container.env ?? []).flatMap((e) => e.valueFrom?.resourceFieldRef ?? []);
+    expect(refs.map((ref) => [ref.containerName, ref.resource])).toEqual([
+      ['controller', 'limits.memory'],
+      ['controller', 'requests.cpu'],
+    ]);
+  });
+
+  it('passes a cpu request without a memory limit, and a memory limit without a cpu request', async () => {
+    const cpuOnly = await render({
+      provider: 'sim',
+      controller: { resources: { requests: { cpu: '2' }, limits: null } },
+    });
+    expect(cpuOnly.names.filter((n) => /MEMORY_LIMIT|CPU_REQUESTS/.test(n))).toEqual([
+      'CPU_REQUESTS',
+    ]);
+    expect(cpuOnly.env['CPU_REQUESTS']).toBe('2000');
+    const memoryOnly = await render({
+      provider: 'sim',
+      controller: { resources: { requests: null, limits: { memory: '2Gi' } } },
+    });
+    expect(memoryOnly.names.filter((n) => /MEMORY_LIMIT|CPU_REQUESTS/.test(n))).toEqual([
+      'MEMORY_LIMIT',
+    ]);
+    expect(memoryOnly.env['MEMORY_LIMIT']).toBe(String(2 * 1024 ** 3));
+  });
+
+  it('leaves out controller settings set empty, so the controller defaults apply', async () => {
+    const r = await render({
+      provider: 'sim',
+      controller: {
+        batchMaxDuration: '',
+        batchIdleDuration: '',
+        preferencePolicy: '',
+        minValuesPolicy: '',
+        featureGates: '',
+      },
+    });
+    expect(parseOptions([], r.env)).toMatchObject({
+      kind: 'run',
+      options: {
+        batchMaxDuration: 10,
+        batchIdleDuration: 1,
+        preferencePolicy: 'Respect',
+        minValuesPolicy: 'Strict',
+      },
+    });
+  });
+});
+
 describe('Helm chart, provider azure: helm install on a real API server', () => {
   const namespace = 'karpenter-chart';
   const release = 'karpenter-ts';
+  // Not the defaults: the downward API references must resolve these on the stored Deployment.
+  const installedResources = {
+    requests: { cpu: '500m', memory: '512Mi' },
+    limits: { memory: '768Mi' },
+  };
   let api: KubeConnection;
   let kubeconfig: string;
 
@@ -466,6 +756,7 @@ describe('Helm chart, provider azure: helm install on a real API server', () => 
     // NodePool provisions for them and uninstall never waits for a kubelet.
     await helmInstall(helm, kubeconfig, release, namespace, {
       ...azureValues,
+      controller: { resources: installedResources },
       nodeSelector: { 'karpenter-ts.test/chart-e2e': 'never' },
     });
   });
@@ -495,7 +786,12 @@ describe('Helm chart, provider azure: helm install on a real API server', () => 
     });
     const { options, settings } = startController(processEnv(r));
     expect(settings).toEqual(expectedSettings);
-    expect(options).toMatchObject({ provider: 'azure', leaderElectionNamespace: namespace });
+    expect(options).toMatchObject({
+      provider: 'azure',
+      leaderElectionNamespace: namespace,
+      cpuRequests: 500,
+      memoryLimit: 768 * 1024 ** 2,
+    });
   });
 
   it('stores the service account annotated with the workload identity client ID', async () => {

@@ -30,12 +30,54 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+Checks the values the schema cannot (what is required depends on the provider and the credential
+mode) and fails once, listing every missing value by its full path: helm's `required` stops at
+the first, so a platform team would fix one value per run. Included by deployment.yaml, so the
+other templates read these values plainly.
+*/}}
 {{- define "karpenter-ts.validate" -}}
-{{- if not (has .Values.provider (list "sim" "azure" "aws")) -}}
-{{- fail (printf "provider must be sim, azure or aws, got %q" .Values.provider) -}}
+{{- $v := .Values -}}
+{{- if not (has $v.provider (list "sim" "azure" "aws")) -}}
+{{- fail (printf "provider must be sim, azure or aws, got %q" $v.provider) -}}
 {{- end -}}
-{{- if and (ne .Values.provider "sim") (not .Values.clusterName) -}}
-{{- fail (printf "clusterName is required for provider %s" .Values.provider) -}}
+{{- /* [path, why] pairs, in values.yaml order. */ -}}
+{{- $checks := list -}}
+{{- if ne $v.provider "sim" -}}
+{{- $checks = append $checks (list "clusterName" (printf "for provider %s" $v.provider)) -}}
+{{- end -}}
+{{- if eq $v.provider "azure" -}}
+{{- $az := "for provider azure" -}}
+{{- range $key := list "subscriptionId" "location" "nodeResourceGroup" "vnetSubnetID" "clusterEndpoint" -}}
+{{- $checks = append $checks (list (printf "azure.%s" $key) $az) -}}
+{{- end -}}
+{{- $checks = append $checks (list "azure.kubeletBootstrapToken.secretName" (printf "%s: the name of a Secret in the release namespace holding the bootstrap token" $az)) -}}
+{{- $checks = append $checks (list "azure.kubeletBootstrapToken.key" $az) -}}
+{{- $checks = append $checks (list "azure.sshPublicKey" $az) -}}
+{{- $mode := $v.azure.credential.mode -}}
+{{- if and (eq $mode "workload-identity") $v.serviceAccount.create -}}
+{{- $checks = append $checks (list "azure.credential.clientID" "for azure.credential.mode workload-identity: the client ID of the controller's user-assigned identity, annotated on the service account") -}}
+{{- else if eq $mode "environment" -}}
+{{- $sp := "for azure.credential.mode environment (a service principal)" -}}
+{{- range $key := list "clientID" "tenantID" "clientSecret.secretName" "clientSecret.key" -}}
+{{- $checks = append $checks (list (printf "azure.credential.%s" $key) $sp) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $missing := list -}}
+{{- range $check := $checks -}}
+{{- $path := index $check 0 -}}
+{{- $value := $v -}}
+{{- range $key := splitList "." $path -}}
+{{- if kindIs "map" $value -}}{{- $value = get $value $key -}}{{- else -}}{{- $value = "" -}}{{- end -}}
+{{- end -}}
+{{- if not $value -}}
+{{- $missing = append $missing (printf "- %s is required %s" $path (index $check 1)) -}}
+{{- end -}}
+{{- end -}}
+{{- if $missing -}}
+{{- $where := ternary "\ndocs/azure-deploy.md says where each azure value comes from." "" (eq $v.provider "azure") -}}
+{{- fail (printf "required values are missing:\n%s%s" (join "\n" $missing) $where) -}}
 {{- end -}}
 {{- end -}}
 
@@ -48,30 +90,29 @@ true
 
 {{/*
 The azure provider's settings as container env, under the names readAzureSettings reads
-(apps/controller/src/providers/azure-settings.ts). Required values fail the rendering, naming the
-value; secrets come only from Secrets (secretKeyRef). Optional values are left out when empty so
-the controller's default applies.
+(apps/controller/src/providers/azure-settings.ts). Required values are checked by
+karpenter-ts.validate; secrets come only from Secrets (secretKeyRef). Optional values are left out
+when empty so the controller's default applies.
 */}}
 {{- define "karpenter-ts.azureEnv" -}}
 {{- $a := .Values.azure -}}
-{{- $need := "is required for provider azure (see docs/azure-deploy.md)" -}}
 - name: AZURE_SUBSCRIPTION_ID
-  value: {{ required (printf "azure.subscriptionId %s" $need) $a.subscriptionId | quote }}
+  value: {{ $a.subscriptionId | quote }}
 - name: AZURE_LOCATION
-  value: {{ required (printf "azure.location %s" $need) $a.location | quote }}
+  value: {{ $a.location | quote }}
 - name: AZURE_NODE_RESOURCE_GROUP
-  value: {{ required (printf "azure.nodeResourceGroup %s" $need) $a.nodeResourceGroup | quote }}
+  value: {{ $a.nodeResourceGroup | quote }}
 - name: VNET_SUBNET_ID
-  value: {{ required (printf "azure.vnetSubnetID %s" $need) $a.vnetSubnetID | quote }}
+  value: {{ $a.vnetSubnetID | quote }}
 - name: CLUSTER_ENDPOINT
-  value: {{ required (printf "azure.clusterEndpoint %s" $need) $a.clusterEndpoint | quote }}
+  value: {{ $a.clusterEndpoint | quote }}
 - name: KUBELET_BOOTSTRAP_TOKEN
   valueFrom:
     secretKeyRef:
-      name: {{ required (printf "azure.kubeletBootstrapToken.secretName %s: the name of a Secret in the release namespace holding the bootstrap token" $need) $a.kubeletBootstrapToken.secretName | quote }}
-      key: {{ required (printf "azure.kubeletBootstrapToken.key %s" $need) $a.kubeletBootstrapToken.key | quote }}
+      name: {{ $a.kubeletBootstrapToken.secretName | quote }}
+      key: {{ $a.kubeletBootstrapToken.key | quote }}
 - name: SSH_PUBLIC_KEY
-  value: {{ required (printf "azure.sshPublicKey %s" $need) $a.sshPublicKey | quote }}
+  value: {{ $a.sshPublicKey | quote }}
 {{- with $a.dnsServiceIP }}
 - name: DNS_SERVICE_IP
   value: {{ . | quote }}
@@ -118,15 +159,14 @@ the controller's default applies.
   value: {{ . | quote }}
 {{- end }}
 {{- else if eq $c.mode "environment" }}
-{{- $sp := "is required for azure.credential.mode environment (a service principal)" }}
 - name: AZURE_CLIENT_ID
-  value: {{ required (printf "azure.credential.clientID %s" $sp) $c.clientID | quote }}
+  value: {{ $c.clientID | quote }}
 - name: AZURE_TENANT_ID
-  value: {{ required (printf "azure.credential.tenantID %s" $sp) $c.tenantID | quote }}
+  value: {{ $c.tenantID | quote }}
 - name: AZURE_CLIENT_SECRET
   valueFrom:
     secretKeyRef:
-      name: {{ required (printf "azure.credential.clientSecret.secretName %s" $sp) $c.clientSecret.secretName | quote }}
-      key: {{ required (printf "azure.credential.clientSecret.key %s" $sp) $c.clientSecret.key | quote }}
+      name: {{ $c.clientSecret.secretName | quote }}
+      key: {{ $c.clientSecret.key | quote }}
 {{- end }}
 {{- end -}}
