@@ -49,6 +49,18 @@ spec:
       requirements:
         - { key: topology.kubernetes.io/zone, operator: In, values: [eastus-9] }
 `;
+/** An Azure NodePool whose requirements each match some VM size, but no size all of them. */
+const COMBO_POOL = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: combo }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      requirements:
+        - { key: karpenter.azure.com/sku-family, operator: In, values: [B] }
+        - { key: karpenter.azure.com/sku-gpu-count, operator: Gt, values: ["0"] }
+`;
 
 /** A one-replica Deployment whose pod spec has `extra` (indented for the pod spec). */
 function deployment(name: string, extra = ''): string {
@@ -149,6 +161,31 @@ describe('a NodePool left out of the simulation', () => {
     const report = await simulateJson(WEB_POOL, PINNED_POOL, toPinned, ELSEWHERE);
     expect(reasonOf(report, 'to-pinned')).toContain('NodePool "pinned" can launch nothing');
     expect(reasonOf(report, 'elsewhere')).not.toContain('"pinned"');
+  });
+
+  it('notes a NodePool that launches nothing once, even when no pending pod could have used it', async () => {
+    const report = await simulateJson(WEB_POOL, PINNED_POOL, ELSEWHERE);
+    expect(reasonOf(report, 'elsewhere')).not.toContain('"pinned"');
+    expect(
+      report.notes.filter((n) => n.startsWith('NodePool "pinned" can launch nothing: ')),
+    ).toEqual([
+      'NodePool "pinned" can launch nothing: no instance type offers topology.kubernetes.io/zone In [eastus-9] (eastus has 0, eastus-1, eastus-2, eastus-3)',
+    ]);
+  });
+
+  it('names a NodePool whose requirements no instance type meets together, for the pods it could have taken', async () => {
+    const toCombo = deployment(
+      'to-combo',
+      `      nodeSelector: { karpenter.sh/nodepool: combo }\n`,
+    );
+    const report = await simulateJson(COMBO_POOL, toCombo, ELSEWHERE);
+    const launchesNothing =
+      'NodePool "combo" can launch nothing: no instance type with an available offering meets all of its requirements together';
+    expect(report.notes).toContain(launchesNothing);
+    expect(reasonOf(report, 'to-combo')).toBe(`no usable NodePool: ${launchesNothing}`);
+    expect(reasonOf(report, 'elsewhere')).toBe(
+      'no usable NodePool (see the notes); NodePool "combo" would not take the pod anyway: incompatible requirements, key karpenter.sh/nodepool, karpenter.sh/nodepool In [elsewhere] not in karpenter.sh/nodepool In [combo]',
+    );
   });
 
   it('without any usable NodePool, tells a pod the left-out pools would not take it either, and why', async () => {

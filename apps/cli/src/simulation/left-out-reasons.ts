@@ -60,9 +60,13 @@ export function whyNodePoolWouldNotTake(nodePool: NodePool, pod: Pod): string | 
       const tolerations = constraints.toleratesPreferNoSchedule
         ? [...constraints.tolerations, TOLERATE_PREFER_NO_SCHEDULE]
         : constraints.tolerations;
+      const incompatible = poolRequirements.compatible(
+        requiredRequirements(constraints),
+        ANY_PROVIDER_WELL_KNOWN,
+      );
       const why =
         toleratesAll(tolerations, taints) ??
-        poolRequirements.compatible(requiredRequirements(constraints), ANY_PROVIDER_WELL_KNOWN);
+        (incompatible === undefined ? undefined : `incompatible requirements, ${incompatible}`);
       if (why === undefined) return undefined;
       first ??= why;
       constraints = relax(constraints, preferNoSchedule)?.constraints;

@@ -11,7 +11,7 @@
  * capacity of the launched instance type, its pods bound), and solve the still-pending pods
  * again, until every pod is placed or a round places none.
  */
-import type { Node, Pod } from '@karpenter-ts/api';
+import type { Node, NodePool, Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
   addResources,
@@ -206,21 +206,16 @@ export function simulate(
     if (podErrors.length === 0 || placed === 0) break;
     pending = podErrors.map((e) => e.pod);
   }
-  // A NodePool whose requirements alone no instance type offers (a zone the region lacks)
-  // launches nothing; the scheduler's reason for its pods (often topology spread) hides that.
+  // A NodePool no instance type matches launches nothing; the scheduler drops it silently (or,
+  // when it drops them all, names them to every pod), and blames e.g. topology spread instead.
   const launchesNothing: BlockedNodePool[] = [];
   for (const p of plan.pools) {
     const name = p.nodePool.metadata.name ?? '';
-    const unoffered = unofferedRequirements(
-      nodePoolRequirements(p.nodePool),
-      instanceTypes.get(name) ?? [],
-      cloud.region,
-    );
-    if (unoffered)
-      launchesNothing.push({
-        nodePool: p.nodePool,
-        reason: `NodePool "${name}" can launch nothing: ${unoffered}`,
-      });
+    const why = whyNothingLaunches(p.nodePool, instanceTypes.get(name) ?? [], cloud);
+    if (why === undefined) continue;
+    const reason = `NodePool "${name}" can launch nothing: ${why}`;
+    launchesNothing.push({ nodePool: p.nodePool, reason });
+    notes.push(reason);
   }
   // Pods left pending might have fit a pool that was left out or launches nothing: say which and why.
   podErrors = withBlockedPoolReasons(
@@ -246,6 +241,31 @@ export function simulate(
     pendingPods: workloads.pending.length,
     rounds,
   };
+}
+
+/**
+ * Why a NodePool with these instance types launches nothing, or undefined when some instance
+ * type with an available offering meets its requirements (as the scheduler keeps a NodePool).
+ * Names the requirements no instance type offers on their own (see unofferedRequirements) when
+ * there are such.
+ */
+function whyNothingLaunches(
+  nodePool: NodePool,
+  types: readonly InstanceType[],
+  cloud: Cloud,
+): string | undefined {
+  if (types.length === 0) return `its NodeClass offers no instance types in ${cloud.region}`;
+  const requirements = nodePoolRequirements(nodePool);
+  const unoffered = unofferedRequirements(requirements, types, cloud.region);
+  if (unoffered) return unoffered;
+  const launchable = types.some(
+    (it) =>
+      requirements.isIntersecting(it.requirements) &&
+      it.offerings.some((o) => o.available && requirements.isIntersecting(o.requirements)),
+  );
+  return launchable
+    ? undefined
+    : 'no instance type with an available offering meets all of its requirements together';
 }
 
 /**
