@@ -23,7 +23,6 @@ import { startHttpServer, type RunningServer } from './observability/http-server
 import { componentLogger, createLogger, type Logger } from './observability/logger.js';
 import { OperatorMetrics } from './observability/metrics.js';
 import { WiredProviders, type OperatorOptions } from './options/options.js';
-import { AZURE_GC_GRACE_SECONDS } from './providers/azure-garbage-collection.js';
 import { AKSNodeClassResource } from './providers/azure-nodeclass.js';
 import { wireAzureProvider } from './providers/azure-provider.js';
 import { readAzureSettings, type AzureSettings } from './providers/azure-settings.js';
@@ -195,8 +194,8 @@ export async function startOperator(
       validation: { extraWellKnownLabels: wiring.extraWellKnownLabels },
       periodic: wiring.periodic,
       nodeClassReconcilers: wiring.nodeClassReconcilers,
-      ...(wiring.orphanGraceSeconds !== undefined
-        ? { orphanGraceSeconds: wiring.orphanGraceSeconds }
+      ...(wiring.garbageCollection !== undefined
+        ? { garbageCollection: wiring.garbageCollection }
         : {}),
     };
     const startControllers = async () => {
@@ -284,8 +283,8 @@ interface ProviderWiring {
   readonly extraWellKnownLabels: readonly string[];
   readonly periodic: ManagerOptions['periodic'];
   readonly nodeClassReconcilers: ManagerOptions['nodeClassReconcilers'];
-  /** The core GC's wait before deleting an unowned instance; undefined keeps its default. */
-  readonly orphanGraceSeconds?: number;
+  /** The core garbage collection's options; undefined keeps its defaults. */
+  readonly garbageCollection?: ManagerOptions['garbageCollection'];
 }
 
 /** `--provider sim`: the sim cloud in kwok-like mode over the cluster. */
@@ -360,8 +359,7 @@ function azureWiring(
     extraWellKnownLabels: wired.extraWellKnownLabels,
     periodic: wired.periodic,
     nodeClassReconcilers: [wired.nodeClassReconciler],
-    // Azure's own GC collects unowned VMs after 5 min (by creation time, with their Nodes); the
-    // core pass must not take them sooner.
-    orphanGraceSeconds: AZURE_GC_GRACE_SECONDS,
+    // Azure's own GC alone collects unowned VMs (after 5 min by creation time, with their Nodes).
+    garbageCollection: wired.garbageCollection,
   };
 }

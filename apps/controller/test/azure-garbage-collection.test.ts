@@ -1,5 +1,5 @@
 import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
-import { ManualClock, MemoryKubeClient } from '@karpenter-ts/controllers';
+import { ManualClock, MemoryKubeClient, systemClock } from '@karpenter-ts/controllers';
 import type { Node, NodeClaim } from '@karpenter-ts/api';
 import {
   AzureCloudProvider,
@@ -8,12 +8,21 @@ import {
   providerIDForVm,
   type AKSNodeClass,
   type AzureGarbage,
+  type AzureGarbageKinds,
 } from '@karpenter-ts/provider-azure';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Manager, OperatorMetrics } from '../src/index.js';
 import {
-  AZURE_GC_INTERVAL_SECONDS,
-  azureGarbageCollectionTask,
+  AZURE_NIC_GC_INTERVAL_SECONDS,
+  AZURE_NIC_GC_MESSAGE,
+  AZURE_VM_GC_INTERVAL_SECONDS,
+  AZURE_VM_GC_MESSAGE,
+  azureGarbageCollectionTasks,
 } from '../src/providers/azure-garbage-collection.js';
+import { wireAzureProvider } from '../src/providers/azure-provider.js';
+import type { AzureSettings } from '../src/providers/azure-settings.js';
+import { startPeriodicTasks, type PeriodicTask } from '../src/runtime/periodic-tasks.js';
 
 function claim(name: string): NodeClaim {
   return {
@@ -27,75 +36,126 @@ function claim(name: string): NodeClaim {
   } as NodeClaim;
 }
 
-/** A provider that deletes every VM and NIC named after a node claim not in the given set. */
+/**
+ * A provider whose garbage is every VM and NIC named after a node claim not in the given set;
+ * it records the kinds each call asked for.
+ */
 class FakeAzure {
-  readonly calls: string[][] = [];
+  readonly calls: { names: string[]; kinds: AzureGarbageKinds }[] = [];
   constructor(private readonly resources: string[]) {}
-  async collectGarbage(names: ReadonlySet<string>): Promise<AzureGarbage> {
-    this.calls.push([...names].sort());
+  async collectGarbage(
+    names: ReadonlySet<string>,
+    kinds: AzureGarbageKinds,
+  ): Promise<AzureGarbage> {
+    this.calls.push({ names: [...names].sort(), kinds });
     const leaked = this.resources.filter((r) => !names.has(r.replace(/^aks-/, '')));
+    const vms = kinds.virtualMachines === false ? [] : leaked;
     return {
-      virtualMachines: leaked,
-      providerIDs: leaked.map(
+      virtualMachines: vms,
+      providerIDs: vms.map(
         (r) =>
           `azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/${r}`,
       ),
-      networkInterfaces: leaked,
+      networkInterfaces: kinds.networkInterfaces === false ? [] : leaked,
     };
   }
 }
 
-describe('Azure garbage collection task', () => {
-  it('runs every 2 minutes (upstream GC period) and hands the provider the NodeClaim names in the cluster', async () => {
+function tasksOf(provider: FakeAzure, client: MemoryKubeClient, logged: object[] = []) {
+  const [vms, nics] = azureGarbageCollectionTasks({
+    provider,
+    client,
+    logger: { info: (fields, message) => void logged.push({ fields, message }) },
+  });
+  if (!vms || !nics) throw new Error('expected a VM task and a NIC task');
+  return { vms, nics };
+}
+
+describe('Azure garbage collection tasks', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a VM pass and a NIC pass, each handing the provider the NodeClaim names in the cluster and logging what it deleted', async () => {
     const client = new MemoryKubeClient({ clock: new ManualClock() });
     await client.create('NodeClaim', claim('general-a'));
     await client.create('NodeClaim', claim('general-b'));
     const provider = new FakeAzure(['aks-general-a', 'aks-general-gone']);
-    const logged: { fields: object; message: string }[] = [];
-    const task = azureGarbageCollectionTask({
-      provider,
-      client,
-      logger: { info: (fields, message) => void logged.push({ fields, message }) },
-    });
-    expect(task.intervalSeconds).toBe(AZURE_GC_INTERVAL_SECONDS);
-    expect(AZURE_GC_INTERVAL_SECONDS).toBe(120);
-    expect(await task.run()).toMatchObject({
+    const logged: object[] = [];
+    const { vms, nics } = tasksOf(provider, client, logged);
+
+    expect(await vms.run()).toMatchObject({
       virtualMachines: ['aks-general-gone'],
+      networkInterfaces: [],
+      nodes: [],
+    });
+    expect(await nics.run()).toMatchObject({
+      virtualMachines: [],
       networkInterfaces: ['aks-general-gone'],
       nodes: [],
     });
-    expect(provider.calls).toEqual([['general-a', 'general-b']]);
+    expect(provider.calls).toEqual([
+      { names: ['general-a', 'general-b'], kinds: { networkInterfaces: false } },
+      { names: ['general-a', 'general-b'], kinds: { virtualMachines: false } },
+    ]);
     expect(logged).toEqual([
       {
-        fields: {
-          virtualMachines: ['aks-general-gone'],
-          networkInterfaces: ['aks-general-gone'],
-          nodes: [],
-        },
-        message: 'garbage collected Azure resources without a NodeClaim',
+        fields: { virtualMachines: ['aks-general-gone'], nodes: [] },
+        message: AZURE_VM_GC_MESSAGE,
       },
+      { fields: { networkInterfaces: ['aks-general-gone'] }, message: AZURE_NIC_GC_MESSAGE },
     ]);
+  });
+
+  it("checks VMs at start and every 2 minutes and NICs at start and every 5 minutes (upstream's periods)", async () => {
+    vi.useFakeTimers();
+    const client = new MemoryKubeClient({ clock: new ManualClock() });
+    const provider = new FakeAzure([]);
+    const { vms, nics } = tasksOf(provider, client);
+    expect([vms.intervalSeconds, nics.intervalSeconds]).toEqual([120, 300]);
+    expect([AZURE_VM_GC_INTERVAL_SECONDS, AZURE_NIC_GC_INTERVAL_SECONDS]).toEqual([120, 300]);
+    const passes = () => ({
+      vm: provider.calls.filter((c) => c.kinds.networkInterfaces === false).length,
+      nic: provider.calls.filter((c) => c.kinds.virtualMachines === false).length,
+    });
+    const failures: string[] = [];
+    const stop = startPeriodicTasks([vms, nics], {
+      child: () => ({ error: (_fields, message) => void failures.push(message) }),
+    });
+    try {
+      await vi.advanceTimersByTimeAsync(0);
+      expect(passes()).toEqual({ vm: 1, nic: 1 });
+      await vi.advanceTimersByTimeAsync(240_000); // 4 min
+      expect(passes()).toEqual({ vm: 3, nic: 1 });
+      await vi.advanceTimersByTimeAsync(60_000); // 5 min
+      expect(passes()).toEqual({ vm: 3, nic: 2 });
+      await vi.advanceTimersByTimeAsync(300_000); // 10 min
+      expect(passes()).toEqual({ vm: 6, nic: 3 });
+      expect(failures).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 
   it('logs nothing when nothing was collected, and a provider error fails the run', async () => {
     const client = new MemoryKubeClient({ clock: new ManualClock() });
     await client.create('NodeClaim', claim('general-a'));
-    const logged: string[] = [];
-    const quiet = azureGarbageCollectionTask({
-      provider: new FakeAzure(['aks-general-a']),
-      client,
-      logger: { info: (_f, m) => void logged.push(m) },
-    });
-    await quiet.run();
+    const logged: object[] = [];
+    const quiet = tasksOf(new FakeAzure(['aks-general-a']), client, logged);
+    await quiet.vms.run();
+    await quiet.nics.run();
     expect(logged).toEqual([]);
-    const failing = azureGarbageCollectionTask({
-      provider: {
-        collectGarbage: () => Promise.reject(new Error('ARM list failed: HTTP 503')),
-      },
-      client,
-      logger: { info: () => {} },
-    });
-    await expect(failing.run()).rejects.toThrow(/HTTP 503/);
+    const failing: PeriodicTask[] = [
+      ...azureGarbageCollectionTasks({
+        provider: {
+          collectGarbage: () => Promise.reject(new Error('ARM list failed: HTTP 503')),
+        },
+        client,
+        logger: { info: () => {} },
+      }),
+    ];
+    expect(failing).toHaveLength(2);
+    for (const task of failing) await expect(task.run()).rejects.toThrow(/HTTP 503/);
   });
 });
 
@@ -214,13 +274,13 @@ describe('Azure garbage collection on the ARM emulator', () => {
       ),
     );
     const logged: object[] = [];
-    const task = azureGarbageCollectionTask({
+    const [task] = azureGarbageCollectionTasks({
       provider,
       client,
       logger: { info: (fields) => void logged.push(fields) },
     });
 
-    expect(await task.run()).toEqual({
+    expect(await task?.run()).toEqual({
       virtualMachines: ['aks-general-gone', 'aks-general-gone2'],
       providerIDs: [providerID('general-gone'), providerID('general-gone2')],
       networkInterfaces: [],
@@ -229,7 +289,6 @@ describe('Azure garbage collection on the ARM emulator', () => {
     expect(logged).toEqual([
       {
         virtualMachines: ['aks-general-gone', 'aks-general-gone2'],
-        networkInterfaces: [],
         nodes: ['aks-general-gone', 'aks-general-gone2'],
       },
     ]);
@@ -254,23 +313,103 @@ describe('Azure garbage collection on the ARM emulator', () => {
     await client.create('Node', node('aks-general-race', providerID('general-race')));
     arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-race', 360);
     const racing = {
-      collectGarbage: async (names: ReadonlySet<string>) => {
-        const out = await provider.collectGarbage(names);
+      collectGarbage: async (names: ReadonlySet<string>, kinds: AzureGarbageKinds) => {
+        const out = await provider.collectGarbage(names, kinds);
         const adopter = claim('general-race');
         adopter.status = { providerID: providerID('general-race'), nodeName: 'aks-general-race' };
         await client.create('NodeClaim', adopter);
         return out;
       },
     };
-    const task = azureGarbageCollectionTask({
+    const [task] = azureGarbageCollectionTasks({
       provider: racing,
       client,
       logger: { info: () => {} },
     });
-    expect(await task.run()).toMatchObject({
+    expect(await task?.run()).toMatchObject({
       virtualMachines: ['aks-general-race'],
       nodes: [],
     });
     expect((await client.list('Node')).map((n) => n.metadata?.name)).toEqual(['aks-general-race']);
   });
+
+  it('under the azure wiring the core garbage collection leaves a VM without a NodeClaim to the Azure GC, and still deletes a NodeClaim whose VM is gone', async () => {
+    await provider.create(launchable('general-orphan'));
+    arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-orphan', 600);
+    // Registered, its VM gone, its Node not Ready: upstream's core GC deletes it.
+    const lost = claim('general-lost');
+    lost.status = {
+      providerID: providerID('general-lost'),
+      nodeName: 'aks-general-lost',
+      conditions: [
+        {
+          type: 'Registered',
+          status: 'True',
+          reason: 'Registered',
+          message: '',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
+      ],
+    };
+    await client.create('NodeClaim', lost);
+    await client.create('Node', {
+      ...node('aks-general-lost', providerID('general-lost')),
+      status: { conditions: [{ type: 'Ready', status: 'False' }] },
+    } as Node);
+
+    const wired = wireAzureProvider({
+      settings: wiringSettings(arm),
+      clusterName: 'gc-cluster',
+      client,
+      request: () => Promise.reject(new Error('no API server in this test')),
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+      userAgent: 'karpenter-ts-test',
+      credential: {
+        getToken: async () => ({ token: 't', expiresOnTimestamp: Date.now() + 3600_000 }),
+      },
+      skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
+      pollIntervalMs: 5,
+    });
+    const clock = new ManualClock();
+    const manager = new Manager({
+      client,
+      cloudProvider: wired.cloudProvider,
+      clock,
+      logger: pino({ level: 'silent' }),
+      metrics: new OperatorMetrics({ version: 'test', commit: 'test' }),
+      periodic: wired.periodic,
+      garbageCollection: wired.garbageCollection,
+    });
+    const gc = manager.garbageCollection;
+    expect(gc.collectsOrphanInstances).toBe(false);
+    const first = await gc.reconcile();
+    clock.advance(3600); // far past both the core grace (30 s) and Azure's (300 s)
+    const second = await gc.reconcile();
+    expect(first.nodeClaimsDeleted).toEqual(['general-lost']);
+    expect([...first.instancesDeleted, ...second.instancesDeleted]).toEqual([]);
+    expect(arm.state.virtualMachines().map((v) => v.name)).toEqual(['aks-general-orphan']);
+
+    // The Azure VM garbage collection the wiring runs is what collects it.
+    const vmTask = wired.periodic.find((t) => t.name === 'azure.instance.garbagecollection');
+    expect(await vmTask?.run()).toMatchObject({ virtualMachines: ['aks-general-orphan'] });
+    expect(arm.state.virtualMachines()).toEqual([]);
+  });
 });
+
+/** Settings of the `gc-cluster` the emulator tests launch into, with ARM at the emulator. */
+function wiringSettings(arm: ArmEmulator): AzureSettings {
+  return {
+    subscriptionId: SUBSCRIPTION,
+    location: 'southcentralus',
+    nodeResourceGroup: NODE_RG,
+    vnetSubnetID: SUBNET,
+    clusterEndpoint: 'https://gc-cluster.hcp.southcentralus.azmk8s.io:443',
+    kubeletBootstrapToken: 'abcdef.0123456789abcdef',
+    sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE test',
+    nodeIdentities: [],
+    armEndpoint: arm.url,
+    ...(arm.ca ? { armCA: arm.ca } : {}),
+    credential: { mode: 'managed-identity' },
+  };
+}

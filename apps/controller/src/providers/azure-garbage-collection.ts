@@ -1,79 +1,99 @@
 /**
- * Azure garbage collection (reference azure-provider.md 5.6), upstream's instance GC controller:
- * once when the manager starts leading, then every 2 minutes, the NodeClaim names in the cluster
- * are handed to the provider's `collectGarbage`, which deletes cluster-tagged VMs without a
- * NodeClaim (older than 5 minutes by the VM's `timeCreated`, with their NIC and OS disk) and
- * NICs that belong to neither a VM nor a NodeClaim — the leftovers of a controller that died
- * mid-launch or of a delete that never finished. Then, as upstream, the Node object of each
- * collected VM goes too (the Node whose `spec.providerID` is the VM's, compared
- * case-insensitively, unless a live NodeClaim owns it), so no Node of a deleted VM lingers.
+ * Azure garbage collection (reference azure-provider.md 5.6), upstream's instance and NIC GC
+ * controllers as two periodic tasks, each run once when the manager starts leading and then on
+ * upstream's period:
+ * - every 2 minutes, VMs: the NodeClaim names in the cluster are handed to the provider's
+ *   `collectGarbage`, which deletes cluster-tagged VMs without a NodeClaim (older than 5 minutes
+ *   by the VM's `timeCreated`, with their NIC and OS disk) — the leftovers of a controller that
+ *   died mid-launch or of a delete that never finished. Then, as upstream, the Node object of
+ *   each collected VM goes too (the Node whose `spec.providerID` is the VM's, compared
+ *   case-insensitively, unless a live NodeClaim owns it), so no Node of a deleted VM lingers;
+ * - every 5 minutes, NICs that belong to neither a VM nor a NodeClaim (upstream's slower NIC
+ *   period: ARM keeps a NIC reserved for about 3 minutes after its VM is deleted).
+ * Under `--provider azure` these tasks alone collect orphan VMs: the wiring turns the core
+ * garbage collection's orphan-instance pass off, as upstream's core GC only deletes NodeClaims.
  */
 import type { Node } from '@karpenter-ts/api';
 import { isNotFound, type KubeClient } from '@karpenter-ts/controllers';
-import {
-  DefaultGarbageCollectionGracePeriodSeconds,
-  type AzureGarbage,
-} from '@karpenter-ts/provider-azure';
+import type { AzureGarbage, AzureGarbageKinds } from '@karpenter-ts/provider-azure';
 import type { PeriodicTask } from '../runtime/periodic-tasks.js';
 
-/** Upstream's instance garbage-collection period, seconds. */
-export const AZURE_GC_INTERVAL_SECONDS = 120;
+/** Upstream's instance (VM) garbage-collection period, seconds. */
+export const AZURE_VM_GC_INTERVAL_SECONDS = 120;
 
-/**
- * Upstream's grace period, seconds (300): a VM without a NodeClaim is collected only once it is
- * this old (the provider's default). The operator also gives it to the core garbage collection,
- * so that pass never deletes a younger orphan VM first.
- */
-export const AZURE_GC_GRACE_SECONDS = DefaultGarbageCollectionGracePeriodSeconds;
+/** Upstream's NIC garbage-collection period, seconds. */
+export const AZURE_NIC_GC_INTERVAL_SECONDS = 300;
 
-/** Inputs of {@link azureGarbageCollectionTask}. */
+/** Log message of a VM pass that deleted something. */
+export const AZURE_VM_GC_MESSAGE = 'garbage collected Azure VMs without a NodeClaim';
+
+/** Log message of a NIC pass that deleted something. */
+export const AZURE_NIC_GC_MESSAGE = 'garbage collected Azure NICs without a VM or NodeClaim';
+
+/** Inputs of {@link azureGarbageCollectionTasks}. */
 export interface AzureGarbageCollectionInputs {
   /** The provider (AzureCloudProvider); only its collectGarbage is used. */
   readonly provider: {
-    collectGarbage(nodeClaimNames: ReadonlySet<string>): Promise<AzureGarbage>;
+    collectGarbage(
+      nodeClaimNames: ReadonlySet<string>,
+      kinds: AzureGarbageKinds,
+    ): Promise<AzureGarbage>;
   };
   readonly client: KubeClient;
   readonly logger: { info(fields: object, message: string): void };
-  /** Period, seconds; default {@link AZURE_GC_INTERVAL_SECONDS}. */
-  readonly intervalSeconds?: number;
 }
 
-/** What one garbage-collection pass deleted. */
+/** What one garbage-collection pass deleted (the other kind's list is empty). */
 export interface AzureGarbageCollected extends AzureGarbage {
   /** Names of the Nodes deleted because their VM was collected. */
   readonly nodes: readonly string[];
 }
 
 /**
- * The periodic task the manager runs. Each run lists the NodeClaims (from the synced cache), lets
- * the provider delete what has no NodeClaim, deletes the Nodes of the collected VMs, and logs
- * what it deleted; errors reject the run (the manager logs them and tries again next period).
+ * The two periodic tasks the manager runs: `azure.instance.garbagecollection` (VMs and their
+ * Nodes, every {@link AZURE_VM_GC_INTERVAL_SECONDS}) and `azure.networkinterface.garbagecollection`
+ * (NICs, every {@link AZURE_NIC_GC_INTERVAL_SECONDS}). Each run lists the NodeClaims (from the
+ * synced cache), lets the provider delete what of its kind has no NodeClaim, and logs what it
+ * deleted; errors reject the run (the manager logs them and tries again next period).
  */
-export function azureGarbageCollectionTask(inputs: AzureGarbageCollectionInputs): PeriodicTask {
-  return {
-    name: 'azure.garbagecollection',
-    intervalSeconds: inputs.intervalSeconds ?? AZURE_GC_INTERVAL_SECONDS,
-    run: async (): Promise<AzureGarbageCollected> => {
-      const claims = await inputs.client.list('NodeClaim');
-      const names = new Set(claims.map((c) => c.metadata.name ?? ''));
-      const deleted = await inputs.provider.collectGarbage(names);
-      const nodes = await deleteNodesOf(inputs.client, deleted.providerIDs);
-      if (
-        deleted.virtualMachines.length > 0 ||
-        deleted.networkInterfaces.length > 0 ||
-        nodes.length > 0
-      )
-        inputs.logger.info(
-          {
-            virtualMachines: deleted.virtualMachines,
-            networkInterfaces: deleted.networkInterfaces,
-            nodes,
-          },
-          'garbage collected Azure resources without a NodeClaim',
-        );
-      return { ...deleted, nodes };
+export function azureGarbageCollectionTasks(
+  inputs: AzureGarbageCollectionInputs,
+): readonly PeriodicTask[] {
+  const nodeClaimNames = async () =>
+    new Set((await inputs.client.list('NodeClaim')).map((c) => c.metadata.name ?? ''));
+  return [
+    {
+      name: 'azure.instance.garbagecollection',
+      intervalSeconds: AZURE_VM_GC_INTERVAL_SECONDS,
+      run: async (): Promise<AzureGarbageCollected> => {
+        const deleted = await inputs.provider.collectGarbage(await nodeClaimNames(), {
+          networkInterfaces: false,
+        });
+        const nodes = await deleteNodesOf(inputs.client, deleted.providerIDs);
+        if (deleted.virtualMachines.length > 0 || nodes.length > 0)
+          inputs.logger.info(
+            { virtualMachines: deleted.virtualMachines, nodes },
+            AZURE_VM_GC_MESSAGE,
+          );
+        return { ...deleted, nodes };
+      },
     },
-  };
+    {
+      name: 'azure.networkinterface.garbagecollection',
+      intervalSeconds: AZURE_NIC_GC_INTERVAL_SECONDS,
+      run: async (): Promise<AzureGarbageCollected> => {
+        const deleted = await inputs.provider.collectGarbage(await nodeClaimNames(), {
+          virtualMachines: false,
+        });
+        if (deleted.networkInterfaces.length > 0)
+          inputs.logger.info(
+            { networkInterfaces: deleted.networkInterfaces },
+            AZURE_NIC_GC_MESSAGE,
+          );
+        return { ...deleted, nodes: [] };
+      },
+    },
+  ];
 }
 
 /**

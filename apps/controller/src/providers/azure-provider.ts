@@ -21,8 +21,8 @@ import {
 } from '@karpenter-ts/provider-azure';
 import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
 import type { Logger } from '../observability/logger.js';
-import type { PeriodicTask } from '../runtime/manager.js';
-import { azureGarbageCollectionTask } from './azure-garbage-collection.js';
+import type { ManagerOptions, PeriodicTask } from '../runtime/manager.js';
+import { azureGarbageCollectionTasks } from './azure-garbage-collection.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
 import { aksNodeClassStatusController } from './azure-nodeclass.js';
 import { describeAzureSettings, type AzureSettings } from './azure-settings.js';
@@ -32,8 +32,14 @@ export interface AzureWiring {
   readonly cloudProvider: AzureCloudProvider;
   readonly extraWellKnownLabels: readonly string[];
   readonly nodeClassReconciler: (name: string) => Promise<ReconcileResult>;
-  /** Garbage collection of VMs and NICs without a NodeClaim (every 2 min). */
+  /** Garbage collection of VMs (every 2 min) and NICs (every 5 min) without a NodeClaim. */
   readonly periodic: readonly PeriodicTask[];
+  /**
+   * The core garbage collection's options: `collectOrphanInstances: false`, as the VM garbage
+   * collection of `periodic` alone collects VMs without a NodeClaim (after upstream's 5 minutes,
+   * with their Nodes); the core pass keeps deleting NodeClaims whose VM is gone.
+   */
+  readonly garbageCollection: NonNullable<ManagerOptions['garbageCollection']>;
   /**
    * VM sizes from ARM's Resource SKUs API of the region at start and every 12 h (every cloud),
    * and live retail prices on the same schedule when there is a prices endpoint (the public
@@ -138,7 +144,8 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
   return {
     cloudProvider,
     catalogRefresher,
-    periodic: [azureGarbageCollectionTask({ provider: cloudProvider, client, logger })],
+    periodic: azureGarbageCollectionTasks({ provider: cloudProvider, client, logger }),
+    garbageCollection: { collectOrphanInstances: false },
     extraWellKnownLabels: [...AzureWellKnownLabels],
     nodeClassReconciler: aksNodeClassStatusController({
       client,

@@ -11,7 +11,7 @@
  * | node-trigger | Node name | Node events (disrupted taint) |
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
  * | termination | Node name | Node events while the Node is deleting |
- * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID; its own requeue (2 min; 30 s while orphans wait) |
+ * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; 30 s while orphans wait) |
  *
  * Plus any extra periodic tasks (the kwok-like kubelets' sync, Azure garbage collection), each
  * run at start and then on its interval (runtime/periodic-tasks.ts). Worker counts are fixed
@@ -31,6 +31,7 @@ import {
   reconcilePodTrigger,
   startClusterInformers,
   type Clock,
+  type GarbageCollectionOptions,
   type KubeClient,
   type ProvisionerOptions,
   type ReconcileResult,
@@ -60,12 +61,14 @@ export interface ManagerOptions {
   /** Provider label rules for NodePool validation (well-known labels, restricted domains). */
   readonly validation?: RuntimeValidationOptions;
   /**
-   * Seconds the core garbage collection waits before deleting a cloud instance that no NodeClaim
-   * owns (GarbageCollection's `orphanGraceSeconds`; default 30, as the AWS provider waits). A
-   * provider with its own instance GC and a longer grace passes it (Azure: 300), so this pass
-   * never deletes what the provider's GC would still spare.
+   * Options of the core garbage collection (see GarbageCollectionOptions): `orphanGraceSeconds`
+   * (default 30) and `collectOrphanInstances` (default true). A provider whose own GC collects
+   * instances no NodeClaim owns passes `collectOrphanInstances: false` (Azure), so each orphan
+   * has one owner, as upstream.
    */
-  readonly orphanGraceSeconds?: number;
+  readonly garbageCollection?: Partial<
+    Omit<GarbageCollectionOptions, 'client' | 'cloudProvider' | 'clock'>
+  >;
 }
 
 const Singleton = 'singleton';
@@ -74,6 +77,8 @@ const Singleton = 'singleton';
 export class Manager {
   readonly cluster: Cluster;
   readonly provisioner: Provisioner;
+  /** The core garbage collection (its queue starts with {@link start}). */
+  readonly garbageCollection: GarbageCollection;
   readonly #o: ManagerOptions;
   readonly #queues: WorkQueue[] = [];
   readonly #unwatch: (() => void)[] = [];
@@ -96,6 +101,12 @@ export class Manager {
       clock,
     });
     this.#instrumentProvisioner();
+    this.garbageCollection = new GarbageCollection({
+      ...(options.garbageCollection ?? {}),
+      client,
+      cloudProvider: cloud('nodeclaim.garbagecollection'),
+      clock,
+    });
   }
 
   /** True once the cluster-state informers have listed everything (the readiness check). */
@@ -126,14 +137,7 @@ export class Manager {
       cloudProvider: cloud('node.termination'),
       clock,
     });
-    const gc = new GarbageCollection({
-      client,
-      cloudProvider: cloud('nodeclaim.garbagecollection'),
-      clock,
-      ...(this.#o.orphanGraceSeconds !== undefined
-        ? { orphanGraceSeconds: this.#o.orphanGraceSeconds }
-        : {}),
-    });
+    const gc = this.garbageCollection;
 
     const queue = (
       name: string,
@@ -197,8 +201,10 @@ export class Manager {
         nodeClaims.add(e.object.metadata.name ?? '');
         if (e.type === 'DELETED') metrics.nodeClaimTerminated(e.object);
         // Gone before its launch result was written (e.g. deleted while no controller ran): its
-        // instance, if any, has no owner now. Look now, not at the next 2 min pass.
-        if (e.type === 'DELETED' && !e.object.status?.providerID) garbage.add(Singleton);
+        // instance, if any, has no owner now. Look now, not at the next 2 min pass (unless a
+        // provider's own GC collects orphans: then this pass would not touch it).
+        if (e.type === 'DELETED' && !e.object.status?.providerID && gc.collectsOrphanInstances)
+          garbage.add(Singleton);
       }),
       client.watch('Node', (e) => {
         const node = e.object;
@@ -238,7 +244,14 @@ export class Manager {
     // Each periodic task runs now, then on its interval (kwok kubelets register machines left
     // from before; Azure GC collects what leaked while no controller ran).
     this.#stopPeriodic = startPeriodicTasks(this.#o.periodic ?? [], logger);
-    logger.info({ queues: this.#queues.map((q) => q.name) }, 'controllers started');
+    logger.info(
+      {
+        queues: this.#queues.map((q) => q.name),
+        // Whether the core pass or only a provider's own GC deletes instances no NodeClaim owns.
+        collectOrphanInstances: gc.collectsOrphanInstances,
+      },
+      'controllers started',
+    );
   }
 
   /** Stops watches, timers and informers, and waits for running reconciles. */

@@ -1,7 +1,9 @@
 /**
  * `--provider azure` garbage collection on the real control plane: what a cluster accumulates
- * while no controller runs is cleaned up by the controller's first pass at start (upstream's
- * instance GC runs at start, then every 2 min). Before the controller starts, the ARM emulator
+ * while no controller runs is cleaned up by the Azure GC's first passes at start (upstream's
+ * instance GC runs at start, then every 2 min; its NIC GC at start, then every 5 min), and by
+ * them alone: the controller reports that the core garbage collection leaves orphan instances
+ * to the provider (`collectOrphanInstances: false`). Before the controller starts, the ARM emulator
  * holds, all launched by an in-process provider exactly as a controller would have:
  * (a) a VM + NIC + OS disk of this cluster whose NodeClaim does not exist, created 10 minutes
  *     ago, with its Node registered (termination finalizer on, as Karpenter leaves it);
@@ -47,7 +49,8 @@ const NODE_RG = 'MC_rg_e2e-gc_southcentralus';
 const REGION = 'southcentralus';
 const CLUSTER = 'e2e-gc';
 const NAME = 'azure-gc';
-const COLLECTED = 'garbage collected Azure resources without a NodeClaim';
+const VMS_COLLECTED = 'garbage collected Azure VMs without a NodeClaim';
+const NICS_COLLECTED = 'garbage collected Azure NICs without a VM or NodeClaim';
 
 let harness: AzureHarness;
 let api: KubeConnection;
@@ -133,7 +136,9 @@ async function forceDeleteNode(name: string): Promise<void> {
   await api.request('DELETE', `/api/v1/nodes/${name}`).catch(ignore);
 }
 
-const isCollectedLog = (l: LogLine) => l.message === COLLECTED;
+const isVmsCollectedLog = (l: LogLine) => l.message === VMS_COLLECTED;
+const isNicsCollectedLog = (l: LogLine) => l.message === NICS_COLLECTED;
+const isStartedLog = (l: LogLine) => l.message === 'controllers started';
 
 beforeAll(async () => {
   harness = await AzureHarness.start({
@@ -234,12 +239,13 @@ describe('Azure garbage collection (--provider azure)', () => {
       disks: ['aks-gc-foreign', 'aks-gc-old', 'aks-gc-young'],
     });
     controller = await startController('azure-gc-first', harness.controllerArgs(), harness.env);
-    const line = await controller.waitForLog('garbage collected', isCollectedLog, 60_000);
-    expect(line).toMatchObject({
-      virtualMachines: ['aks-gc-old'],
-      networkInterfaces: ['aks-gc-orphan'],
-      nodes: ['aks-gc-old'],
-    });
+    // Orphan VMs have one owner, the Azure GC: the core pass only deletes NodeClaims.
+    const started = await controller.waitForLog('controllers started', isStartedLog, 60_000);
+    expect(started['collectOrphanInstances']).toBe(false);
+    const vmLine = await controller.waitForLog('VMs collected', isVmsCollectedLog, 60_000);
+    expect(vmLine).toMatchObject({ virtualMachines: ['aks-gc-old'], nodes: ['aks-gc-old'] });
+    const nicLine = await controller.waitForLog('NICs collected', isNicsCollectedLog, 60_000);
+    expect(nicLine).toMatchObject({ networkInterfaces: ['aks-gc-orphan'] });
     expect(harness.armNames()).toEqual({
       vms: ['aks-gc-foreign', 'aks-gc-young'],
       nics: ['aks-gc-foreign', 'aks-gc-young'],
@@ -300,8 +306,7 @@ describe('Azure garbage collection (--provider azure)', () => {
     expect(harness.armNames().vms).toEqual(['aks-gc-foreign', 'aks-gc-young', ...leaked].sort());
 
     controller = await startController('azure-gc-restarted', harness.controllerArgs(), harness.env);
-    const startedAt = Date.now();
-    const line = await controller.waitForLog('garbage collected', isCollectedLog, 60_000);
+    const line = await controller.waitForLog('VMs collected', isVmsCollectedLog, 60_000);
     expect(line['virtualMachines']).toEqual(leaked);
     await eventually(
       'the leaked VMs, NICs, disks and Nodes to be gone',
@@ -318,11 +323,15 @@ describe('Azure garbage collection (--provider azure)', () => {
     };
     expect(harness.armNames()).toEqual(survivors);
     expect(await workload.nodeClaims()).toEqual([]);
-    // The core garbage collection also sees the young VM as unowned from its first pass; it must
-    // wait Azure's 5 minutes too, not its 30 s default: still there after well over 30 s.
-    await new Promise((r) => setTimeout(r, Math.max(0, startedAt + 40_000 - Date.now())));
-    expect(harness.armNames()).toEqual(survivors);
     expect(await nodeNames()).toContain('aks-gc-young');
-    expect(controller.logs.filter(isCollectedLog)).toHaveLength(1);
+    // The young VM is unowned too, but only the Azure GC collects orphans, after 5 minutes; the
+    // leaked VMs' NICs went with their VMs, so the NIC pass found nothing.
+    expect(
+      (await controller.waitForLog('controllers started', isStartedLog, 5_000))[
+        'collectOrphanInstances'
+      ],
+    ).toBe(false);
+    expect(controller.logs.filter(isVmsCollectedLog)).toHaveLength(1);
+    expect(controller.logs.filter(isNicsCollectedLog)).toHaveLength(0);
   });
 });
