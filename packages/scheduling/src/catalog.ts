@@ -190,7 +190,10 @@ export class Catalog<IT extends SchedulerInstanceType = SchedulerInstanceType> {
   }
 }
 
-/** Whether the instance type's requirements and one of its available offerings intersect `reqs`. */
+/**
+ * Whether the instance type's requirements and one of its available offerings intersect `reqs`:
+ * the test upstream's scheduler applies when it keeps a NodePool's instance types.
+ */
 export function typeCompatible(it: SchedulerInstanceType, reqs: Requirements): boolean {
   if (!reqs.isIntersecting(it.requirements)) return false;
   for (const o of it.offerings) if (o.available && reqs.isIntersecting(o.requirements)) return true;

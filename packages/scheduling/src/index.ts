@@ -55,6 +55,7 @@ export {
 } from './pod-constraints.js';
 export { checkMinValues, type MinValuesResult } from './min-values.js';
 export { cheapestOfferingPrice, orderByPrice } from './instance-type-order.js';
+export { typeCompatible } from './catalog.js';
 export { orderByWeight } from './node-pool-template.js';
 export { queueOrder } from './queue.js';
 export { DEFAULT_MAX_INSTANCE_TYPES, Scheduler } from './scheduler.js';

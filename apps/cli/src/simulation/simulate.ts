@@ -19,6 +19,7 @@ import {
   podRequests,
   resourceListFromQuantities,
   Scheduler,
+  typeCompatible,
   type ExistingNodeInput,
   type Requirements,
   type ResourceList,
@@ -258,12 +259,7 @@ function whyNothingLaunches(
   const requirements = nodePoolRequirements(nodePool);
   const unoffered = unofferedRequirements(requirements, types, cloud.region);
   if (unoffered) return unoffered;
-  const launchable = types.some(
-    (it) =>
-      requirements.isIntersecting(it.requirements) &&
-      it.offerings.some((o) => o.available && requirements.isIntersecting(o.requirements)),
-  );
-  return launchable
+  return types.some((it) => typeCompatible(it, requirements))
     ? undefined
     : 'no instance type with an available offering meets all of its requirements together';
 }
