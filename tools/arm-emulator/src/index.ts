@@ -24,3 +24,5 @@ export type { PriceTable, RetailPriceItem } from './retail-prices.js';
 export { ArmError } from './arm-error.js';
 export { CommunityGalleries, SeedImageVersions } from './community-galleries.js';
 export type { CommunityGalleryImageVersionSpec } from './community-galleries.js';
+export { SUBNET_TYPE, Subnets } from './subnets.js';
+export type { ArmSubnet, SubnetSpec } from './subnets.js';

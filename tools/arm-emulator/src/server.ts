@@ -12,6 +12,8 @@
  *   {@link CommunityGalleryImageVersionSpec}).
  * - `PUT /_emulator/skus`: puts a VM size on sale (body: a {@link ResourceSku}); `DELETE
  *   /_emulator/skus/{name}`: withdraws one.
+ * - `PUT /_emulator/subnets`: puts a subnet in place (body: a {@link SubnetSpec}); `DELETE
+ *   /_emulator/subnets/{url-encoded subnet ID}`: removes one.
  */
 import {
   createServer as createHttpServer,
@@ -55,6 +57,7 @@ import {
   type RetailPrices,
 } from './retail-prices.js';
 import { EmulatorState } from './state.js';
+import { getSubnet, type SubnetSpec } from './subnets.js';
 import { generateTlsIdentity } from './tls.js';
 
 /** Options of {@link startArmEmulator}. */
@@ -106,6 +109,13 @@ export interface ArmEmulator {
   publishImageVersion(spec: CommunityGalleryImageVersionSpec): void;
   /** Removes a community gallery image version; false when it did not exist. */
   removeImageVersion(gallery: string, image: string, version: string): boolean;
+  /**
+   * Puts a subnet in place (its virtual network exists while it holds a subnet); one of the same
+   * ID is replaced. Raises ArmError for a malformed ID or address prefix.
+   */
+  putSubnet(spec: SubnetSpec): void;
+  /** Removes a subnet; false when there was none. */
+  removeSubnet(id: string): boolean;
   /** Stops listening and closes open connections. */
   stop(): Promise<void>;
 }
@@ -114,6 +124,8 @@ const ARM_PATH =
   /^\/subscriptions\/([^/]+)\/resourcegroups\/([^/]+)\/providers\/(microsoft\.compute|microsoft\.network)\/([^/]+)(?:\/([^/]+))?$/i;
 const OPERATION_PATH =
   /^\/subscriptions\/([^/]+)\/providers\/(microsoft\.compute|microsoft\.network)\/locations\/([^/]+)\/(operations|operationresults)\/([^/]+)$/i;
+const SUBNET_PATH =
+  /^\/subscriptions\/([^/]+)\/resourcegroups\/([^/]+)\/providers\/microsoft\.network\/virtualnetworks\/([^/]+)\/subnets\/([^/]+)$/i;
 const SKUS_PATH = /^\/subscriptions\/([^/]+)\/providers\/microsoft\.compute\/skus$/i;
 const GALLERY_VERSIONS_PATH =
   /^\/subscriptions\/[^/]+\/providers\/microsoft\.compute\/locations\/([^/]+)\/communitygalleries\/([^/]+)\/images\/([^/]+)\/versions(?:\/([^/]+))?$/i;
@@ -196,6 +208,8 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
     publishImageVersion: (spec) => state.communityGalleries.publish(spec),
     removeImageVersion: (gallery, image, version) =>
       state.communityGalleries.remove(gallery, image, version),
+    putSubnet: (spec) => state.subnets.put(spec),
+    removeSubnet: (id) => state.subnets.remove(id),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
@@ -271,18 +285,21 @@ async function handle(
   const arm = ARM_PATH.exec(path);
   const opm = OPERATION_PATH.exec(path);
   const gallery = GALLERY_VERSIONS_PATH.exec(path);
+  const subnet = SUBNET_PATH.exec(path);
   const resourceType = arm
     ? (arm[4] as string)
-    : opm
-      ? 'operations'
-      : SKUS_PATH.test(path)
-        ? 'skus'
-        : gallery
-          ? 'communityGalleryImageVersions'
-          : path === '/api/retail/prices'
-            ? 'prices'
-            : '';
-  const name = arm?.[5];
+    : subnet
+      ? 'subnets'
+      : opm
+        ? 'operations'
+        : SKUS_PATH.test(path)
+          ? 'skus'
+          : gallery
+            ? 'communityGalleryImageVersions'
+            : path === '/api/retail/prices'
+              ? 'prices'
+              : '';
+  const name = arm?.[5] ?? subnet?.[4];
   const throttle = ctx.faults.take({ method, resourceType, ...(name ? { name } : {}) }, [
     'throttle',
   ]);
@@ -296,7 +313,7 @@ async function handle(
   }
 
   if (path === '/api/retail/prices' && method === 'GET') return queryRetailPrices(ctx, prices, url);
-  if (!arm && !opm && !gallery && !SKUS_PATH.test(path))
+  if (!arm && !opm && !gallery && !subnet && !SKUS_PATH.test(path))
     throw new ArmError(404, 'NotFound', `The emulator does not serve ${method} ${path}.`);
 
   const auth = req.headers.authorization ?? '';
@@ -339,6 +356,22 @@ async function handle(
     return version === undefined
       ? listCommunityGalleryImageVersions(ctx, location, name, image, url)
       : getCommunityGalleryImageVersion(ctx, location, name, image, version);
+  }
+  if (subnet) {
+    if (method !== 'GET')
+      throw new ArmError(
+        405,
+        'MethodNotAllowed',
+        `The emulator serves only GET on subnets (put them in place with putSubnet).`,
+      );
+    const [, sub, rg, vnet, subnetName] = subnet as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    return getSubnet(ctx, sub, rg, vnet, subnetName);
   }
   if (!arm) {
     const location = /location\s+eq\s+'([^']+)'/i
@@ -428,6 +461,16 @@ async function control(
   if (sku && method === 'DELETE') {
     if (!ctx.skus.stopSelling(decodeURIComponent(sku[1] as string)))
       throw new ArmError(404, 'NotFound', `No VM size ${sku[1]} is sold.`);
+    return { status: 204 };
+  }
+  if (path === '/_emulator/subnets' && method === 'PUT') {
+    state.subnets.put((body ?? {}) as SubnetSpec);
+    return { status: 204 };
+  }
+  const subnet = /^\/_emulator\/subnets\/([^/]+)$/.exec(path);
+  if (subnet && method === 'DELETE') {
+    const id = decodeURIComponent(subnet[1] as string);
+    if (!state.subnets.remove(id)) throw new ArmError(404, 'NotFound', `No subnet ${id}.`);
     return { status: 204 };
   }
   if (path === '/_emulator/quota' && method === 'PUT') {

@@ -4,6 +4,7 @@
  * `tags`, `zones`, `properties`), so what a GET returns is what was stored.
  */
 import { CommunityGalleries } from './community-galleries.js';
+import { Subnets } from './subnets.js';
 
 /** An ARM resource as stored (and returned). */
 export interface ArmResource {
@@ -67,6 +68,8 @@ export class EmulatorState {
   };
   /** Community gallery image versions (seeded with AKS's node image definitions). */
   readonly communityGalleries = new CommunityGalleries();
+  /** Subnets of virtual networks (put in place by tests; none at start). */
+  readonly subnets = new Subnets();
   /** Errors raised by the VM boot hook (the VM still succeeds). */
   readonly bootErrors: { vm: string; error: string }[] = [];
 
