@@ -1,10 +1,10 @@
 /**
  * The ARM SDK clients the provider uses: @azure/arm-compute (VMs, disks) and @azure/arm-network
- * (NICs), on one credential. Throttling is the SDK pipeline's job: its retry policy honours 429 +
+ * (NICs; subnets, which may sit in another subscription than the nodes), on one credential. Throttling is the SDK pipeline's job: its retry policy honours 429 +
  * Retry-After (and retries 5xx with exponential backoff) up to `maxRetries` times.
  */
 import { ComputeManagementClient } from '@azure/arm-compute';
-import { NetworkManagementClient } from '@azure/arm-network';
+import { NetworkManagementClient, type Subnets } from '@azure/arm-network';
 import type { TokenCredential } from '@azure/core-auth';
 
 /** Public cloud ARM endpoint. */
@@ -24,10 +24,18 @@ export interface ArmClientOptions {
   readonly userAgentPrefix?: string;
 }
 
-/** The two SDK clients. */
+/** The SDK clients. */
 export interface ArmClients {
   readonly compute: ComputeManagementClient;
+  /** Network client of the nodes' subscription. */
   readonly network: NetworkManagementClient;
+  /**
+   * The subnets operations of a subscription (GUID, case-insensitive): `network.subnets` for the
+   * nodes' subscription, else a network client of that subscription on the same credential,
+   * endpoint and options (made once, then reused). A bring-your-own VNet may live in another
+   * subscription than the cluster's nodes, and the SDK binds the subscription per client.
+   */
+  subnets(subscriptionId: string): Subnets;
 }
 
 /** Builds the clients; token scope is always ARM's (`https://management.azure.com/.default`). */
@@ -44,15 +52,26 @@ export function createArmClients(options: ArmClientOptions): ArmClients {
     ...(options.tlsCA ? { tlsOptions: { ca: options.tlsCA } } : {}),
     userAgentOptions: { userAgentPrefix: options.userAgentPrefix ?? 'karpenter-ts' },
   };
+  const networkClient = (subscriptionId: string) =>
+    new NetworkManagementClient(options.credential, subscriptionId, {
+      ...common,
+      $host: endpoint,
+      credentialScopes: [scope],
+    });
+  const network = networkClient(options.subscriptionId);
+  const others = new Map<string, NetworkManagementClient>();
   return {
     compute: new ComputeManagementClient(options.credential, options.subscriptionId, {
       ...common,
       credentials: { scopes: [scope] },
     }),
-    network: new NetworkManagementClient(options.credential, options.subscriptionId, {
-      ...common,
-      $host: endpoint,
-      credentialScopes: [scope],
-    }),
+    network,
+    subnets(subscriptionId) {
+      const key = subscriptionId.toLowerCase();
+      if (key === options.subscriptionId.toLowerCase()) return network.subnets;
+      let client = others.get(key);
+      if (!client) others.set(key, (client = networkClient(subscriptionId)));
+      return client.subnets;
+    },
   };
 }
