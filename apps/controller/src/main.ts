@@ -1,11 +1,20 @@
 #!/usr/bin/env node
 /**
  * The `karpenter-ts-controller` binary: parses options (exit 2 on bad input, naming the flag,
- * variable and rule), starts the operator, and exits with its code (1 when startup fails).
+ * variable and rule), sizes the V8 heap for `--memory-limit` (restarting itself once with
+ * `--max-old-space-size`, runtime/heap-limit.ts), starts the operator, and exits with its code
+ * (1 when startup fails; 0 when a signal stopped it). Every fatal error is one stderr line,
+ * `karpenter-ts-controller: error: <message>`.
  */
 import { readFileSync } from 'node:fs';
-import { startOperator } from './operator.js';
+import { fatalErrorLine, fatalErrorLineOf } from './fatal-error.js';
 import { parseOptions } from './options/options.js';
+import { planHeapLimit } from './runtime/heap-limit.js';
+import { trapEarlySignals } from './runtime/early-signals.js';
+import { exitAsChild, relaunchWithHeapLimit, watchLauncher } from './runtime/heap-relaunch.js';
+
+// Until the launcher or the operator has its handlers, a signal is recorded instead of fatal.
+const early = trapEarlySignals();
 
 function version(): string {
   try {
@@ -23,12 +32,46 @@ if (parsed.kind === 'exit') {
   (parsed.code === 0 ? process.stdout : process.stderr).write(parsed.output);
   process.exit(parsed.code);
 }
-try {
-  const operator = await startOperator(parsed.options, { version: version() });
-  process.exitCode = await operator.done;
-} catch (err) {
-  process.stderr.write(
-    `karpenter-ts-controller: error: ${(err as Error)?.message ?? String(err)}\n`,
-  );
-  process.exitCode = 1;
+
+const heap = planHeapLimit({
+  memoryLimit: parsed.options.memoryLimit,
+  execArgv: process.execArgv,
+  env: process.env,
+});
+if (heap.kind === 'refuse') {
+  process.stderr.write(fatalErrorLine(heap.message));
+  process.exit(2);
+}
+if (heap.kind === 'relaunch') {
+  // The launcher loads nothing else (the operator's modules would only add to its memory).
+  try {
+    if (early.received === undefined) {
+      // Forwarding starts with the spawn, in the same tick.
+      const child = relaunchWithHeapLimit({ oldSpaceMiB: heap.oldSpaceMiB });
+      early.release();
+      exitAsChild(await child);
+    }
+  } catch (err) {
+    process.stderr.write(fatalErrorLineOf(err));
+    process.exitCode = 1;
+  }
+} else {
+  watchLauncher();
+  const { startOperator, StartupInterrupted } = await import('./operator.js');
+  try {
+    if (early.received !== undefined) throw new StartupInterrupted(`received ${early.received}`);
+    // startOperator installs its signal handlers before it first waits.
+    const starting = startOperator(parsed.options, { version: version() });
+    early.release();
+    const operator = await starting;
+    process.exitCode = await operator.done;
+  } catch (err) {
+    early.release();
+    if (err instanceof StartupInterrupted) {
+      process.exitCode = 0;
+    } else {
+      process.stderr.write(fatalErrorLineOf(err));
+      process.exitCode = 1;
+    }
+  }
 }

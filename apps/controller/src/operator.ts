@@ -1,11 +1,14 @@
 /**
  * The operator process: options → logger, metrics and health servers → cluster connection and
  * caches → leader election → controllers; SIGTERM/SIGINT stop it gracefully (controllers
- * drain their running reconciles, the Lease is released, informers stop, servers close).
+ * drain their running reconciles, the Lease is released, informers stop, servers close), at any
+ * point: a signal during startup (e.g. while caches sync) stops what has started, and the
+ * process exits 0, as controller-runtime's manager does when its context ends.
  * Losing the Lease ends the process with exit code 1, as controller-runtime's manager does, so
  * the pod restarts as a follower.
  */
 import { hostname } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import {
   FileMachineStore,
   KwokLabels,
@@ -26,7 +29,9 @@ import { WiredProviders, type OperatorOptions } from './options/options.js';
 import { AKSNodeClassResource } from './providers/azure-nodeclass.js';
 import { wireAzureProvider } from './providers/azure-provider.js';
 import { readAzureSettings, type AzureSettings } from './providers/azure-settings.js';
+import { MiB } from './runtime/heap-limit.js';
 import { errorText, Manager, type ManagerOptions } from './runtime/manager.js';
+import { queueWorkers } from './runtime/workers.js';
 import { kwokClusterApi } from './sim/kwok-cluster-api.js';
 import { reconcileSimNodeClass, SimNodeClassResource } from './sim/sim-nodeclass.js';
 import { SlowCreateCloudProvider } from './sim/slow-create.js';
@@ -39,6 +44,22 @@ import { SlowCreateCloudProvider } from './sim/slow-create.js';
  * caches that did not sync and the last failure, and the binary exits 1.
  */
 export const CACHE_SYNC_TIMEOUT_SECONDS = 120;
+
+/**
+ * What {@link startOperator} raises when SIGTERM or SIGINT arrived before it finished starting:
+ * what had started is stopped (logs `shutting down` with the reason, then `stopped`); the binary
+ * exits 0.
+ */
+export class StartupInterrupted extends Error {
+  /** E.g. `received SIGTERM`. */
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(`startup interrupted: ${reason}`);
+    this.name = 'StartupInterrupted';
+    this.reason = reason;
+  }
+}
 
 /** A running operator. */
 export interface RunningOperator {
@@ -86,7 +107,9 @@ export interface OperatorEnvironment {
  * no kubeconfig (`no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster`), or
  * caches that do not sync within `env.cacheSyncTimeoutSeconds` (an unreachable API server, a
  * missing CRD; each failed attempt before that is logged as a warning); whatever started is
- * stopped.
+ * stopped. With `env.handleSignals`, SIGTERM or SIGINT before it resolves raises
+ * {@link StartupInterrupted} once what started has stopped. Logs the V8 heap limit in effect
+ * (`heapLimitMiB`, see runtime/heap-limit.ts) and the queues' workers for `--cpu-requests`.
  */
 export async function startOperator(
   options: OperatorOptions,
@@ -113,6 +136,7 @@ export async function startOperator(
     observeState: !options.disableClusterStateObservability,
   });
   const health = new HealthChecks();
+  const workers = queueWorkers(options.cpuRequests);
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => {});
@@ -143,6 +167,34 @@ export async function startOperator(
       resolveDone(code);
     })());
 
+  // Until startup is done a signal only aborts it; the catch below then shuts down what started
+  // (nothing runs alongside the startup steps, so nothing starts after the shutdown).
+  const startup = new AbortController();
+  let started = false;
+  if (env.handleSignals !== false) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      const reason = `received ${signal}`;
+      if (started) void shutdown(reason);
+      else startup.abort(new StartupInterrupted(reason));
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+    cleanups.push(async () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    });
+  }
+  logger.info(
+    {
+      pid: process.pid,
+      heapLimitMiB: Math.floor(getHeapStatistics().heap_size_limit / MiB),
+      memoryLimit: options.memoryLimit,
+      cpuRequests: options.cpuRequests,
+      workers,
+    },
+    'starting',
+  );
+
   try {
     const metricsServer: RunningServer = await startHttpServer(options.metricsPort, {
       '/metrics': async () => {
@@ -151,8 +203,10 @@ export async function startOperator(
       },
     });
     cleanups.push(() => metricsServer.close());
+    startup.signal.throwIfAborted();
     const healthServer = await startHttpServer(options.healthProbePort, health.routes());
     cleanups.push(() => healthServer.close());
+    startup.signal.throwIfAborted();
 
     cluster = connectCluster({
       kubeconfig: options.kubeconfig,
@@ -170,7 +224,7 @@ export async function startOperator(
       { server: cluster.server, provider: options.provider, syncTimeoutSeconds },
       'connecting to the API server',
     );
-    await cluster.start(syncTimeoutSeconds * 1000);
+    await cluster.start(syncTimeoutSeconds * 1000, startup.signal);
     logger.info('caches synced');
 
     const client = cluster.client;
@@ -184,6 +238,7 @@ export async function startOperator(
       clock: systemClock,
       logger,
       metrics,
+      workers,
       provisioner: {
         idleSeconds: options.batchIdleDuration,
         maxSeconds: options.batchMaxDuration,
@@ -199,6 +254,7 @@ export async function startOperator(
         : {}),
     };
     const startControllers = async () => {
+      if (stopping !== undefined) return; // the Lease came while shutting down
       manager = new Manager(managerOptions);
       try {
         await manager.start();
@@ -210,6 +266,7 @@ export async function startOperator(
     if (options.disableLeaderElection) {
       logger.info('leader election disabled; starting controllers');
       await startControllers();
+      startup.signal.throwIfAborted();
     } else {
       const namespace = options.leaderElectionNamespace || podNamespace() || 'kube-system';
       const identity = `${hostname()}_${Math.random().toString(36).slice(2, 10)}`;
@@ -244,15 +301,7 @@ export async function startOperator(
       );
     }
 
-    if (env.handleSignals !== false) {
-      const onSignal = (signal: string) => void shutdown(`received ${signal}`);
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
-      cleanups.push(async () => {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
-      });
-    }
+    started = true;
     return {
       metricsPort: metricsServer.port,
       healthPort: healthServer.port,
@@ -266,6 +315,10 @@ export async function startOperator(
       azure: wiring.azure,
     };
   } catch (err) {
+    if (err instanceof StartupInterrupted) {
+      await shutdown(err.reason);
+      throw err;
+    }
     await cluster?.stop().catch(() => {});
     await cleanup();
     throw err;

@@ -1,127 +1,17 @@
 /**
- * What a user sees when the controller cannot reach a cluster: no kubeconfig at all ends the
- * process at once with one error line; an unreachable API server is logged on every failed
- * attempt and, after the cache-sync timeout, ends startup with an error naming the cause.
+ * What a user sees when the controller cannot start: bad options and no kubeconfig at all end
+ * the process at once with one error line, always with the same prefix; an unreachable API server
+ * is logged on every failed attempt and, after the cache-sync timeout, ends startup with an error
+ * naming the cause; SIGTERM while it waits stops it gracefully.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger, parseOptions, startOperator } from '../src/index.js';
-
-const controllerDir = fileURLToPath(new URL('..', import.meta.url));
-const hooks = fileURLToPath(new URL('../scripts/register-ts-hooks.mjs', import.meta.url));
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-
-/** Children still running after a test (one that failed) are killed. */
-const children = new Set<ChildProcess>();
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  children.clear();
-});
-
-/** A local TCP port nothing listens on (connections to it are refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** A kubeconfig whose API server is a closed local port. */
-async function unreachableKubeconfig(): Promise<string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'controller-unreachable.')), 'kubeconfig');
-  writeFileSync(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${await closedPort()}", insecure-skip-tls-verify: true}}]`,
-      'users: [{name: u, user: {token: t}}]',
-      'contexts: [{name: x, context: {cluster: c, user: u}}]',
-      'current-context: x',
-    ].join('\n'),
-  );
-  return file;
-}
-
-/** The environment of a machine with no kubeconfig anywhere, outside a cluster. */
-function noKubeconfigEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'home.')) };
-  delete env['KUBECONFIG'];
-  delete env['KUBERNETES_SERVICE_HOST'];
-  delete env['KUBERNETES_SERVICE_PORT'];
-  return env;
-}
-
-/** The controller binary (from source) as a child process; its stdout lines parsed as JSON. */
-function runController(args: readonly string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@karpenter-ts/source',
-      '--import',
-      hooks,
-      main,
-      '--provider',
-      'sim',
-      '--metrics-port',
-      '0',
-      '--health-probe-port',
-      '0',
-      ...args,
-    ],
-    { cwd: controllerDir, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.add(child);
-  const logs: Record<string, unknown>[] = [];
-  let stdout = '';
-  let stderr = '';
-  const waiters = new Set<() => void>();
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    const lines = stdout.split('\n');
-    stdout = lines.pop() ?? '';
-    for (const line of lines) if (line.trim() !== '') logs.push(JSON.parse(line));
-    for (const w of waiters) w();
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code ?? -1)),
-  );
-  return {
-    logs,
-    get stderr() {
-      return stderr;
-    },
-    exited,
-    /** Resolves with the first log line matching; rejects when the process exits first. */
-    waitForLog(match: (line: Record<string, unknown>) => boolean) {
-      return new Promise<Record<string, unknown>>((resolve, reject) => {
-        const check = () => {
-          const found = logs.find(match);
-          if (found === undefined) return;
-          waiters.delete(check);
-          resolve(found);
-        };
-        waiters.add(check);
-        check();
-        void exited.then((code) =>
-          reject(
-            new Error(`exited (${code}) first; stderr: ${stderr}; logs: ${JSON.stringify(logs)}`),
-          ),
-        );
-      });
-    },
-    kill: () => child.kill('SIGKILL'),
-  };
-}
+import {
+  noKubeconfigEnv,
+  runController,
+  unreachableKubeconfig,
+} from './support/controller-binary.js';
 
 describe('controller startup without a reachable cluster', () => {
   it('exits 1 with one error line, no stack trace, when there is no kubeconfig and no in-cluster config', async () => {
@@ -130,6 +20,42 @@ describe('controller startup without a reachable cluster', () => {
     expect(controller.stderr).toBe(
       'karpenter-ts-controller: error: no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster\n',
     );
+  }, 60_000);
+
+  it('exits 2 with one prefixed error line for an unknown option, even where commander adds a hint line', async () => {
+    const controller = runController(['--metri-port', '1'], noKubeconfigEnv());
+    expect(await controller.exited).toBe(2);
+    expect(controller.stderr).toBe(
+      "karpenter-ts-controller: error: unknown option '--metri-port' (Did you mean --metrics-port?)\n",
+    );
+  }, 60_000);
+
+  it('exits 2 with the same prefix when two options contradict each other', async () => {
+    const controller = runController(['--batch-idle-duration', '20s'], noKubeconfigEnv());
+    expect(await controller.exited).toBe(2);
+    expect(controller.stderr).toBe(
+      'karpenter-ts-controller: error: --batch-idle-duration (BATCH_IDLE_DURATION, 20s) must not exceed --batch-max-duration (BATCH_MAX_DURATION, 10s)\n',
+    );
+  }, 60_000);
+
+  it('shuts down gracefully and exits 0 on SIGTERM while it waits for the caches to sync', async () => {
+    const controller = runController(
+      ['--kubeconfig', await unreachableKubeconfig()],
+      noKubeconfigEnv(),
+    );
+    // A failed list: the metrics and health servers listen, the informers retry, the Lease waits.
+    await controller.waitForLog((l) => l['message'] === 'listing or watching failed; retrying');
+    controller.signal('SIGTERM');
+    // Exit 0 on its own: nothing left running (servers closed, informers and the sync deadline
+    // stopped), or the process would outlive the test.
+    expect(await controller.exited).toBe(0);
+    const messages = controller.logs.map((l) => l['message']);
+    expect(controller.logs.find((l) => l['message'] === 'shutting down')).toMatchObject({
+      reason: 'received SIGTERM',
+    });
+    expect(messages.at(-1)).toBe('stopped');
+    expect(messages).not.toContain('caches synced');
+    expect(controller.stderr).toBe('');
   }, 60_000);
 
   it('logs each failed list of an unreachable API server as a warning with the error, not a stack trace', async () => {
@@ -151,7 +77,7 @@ describe('controller startup without a reachable cluster', () => {
       }
       expect(controller.stderr).toBe('');
     } finally {
-      controller.kill();
+      controller.signal('SIGKILL');
       await controller.exited;
     }
   }, 60_000);

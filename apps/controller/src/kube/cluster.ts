@@ -4,7 +4,7 @@
  * `/readyz`, and the leader election Lease.
  */
 import { readFileSync } from 'node:fs';
-import type { KubeClient } from '@karpenter-ts/controllers';
+import type { Kind, KubeClient } from '@karpenter-ts/controllers';
 import {
   ClusterKubeClient,
   connect,
@@ -16,6 +16,17 @@ import {
 import { errorText } from '../runtime/manager.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
 
+/** The kinds the client caches (its default set), whose informers the sync wait reports on. */
+const CachedKinds: readonly Kind[] = [
+  'Pod',
+  'Node',
+  'DaemonSet',
+  'PodDisruptionBudget',
+  'NodePool',
+  'NodeClaim',
+  'NodeClass',
+];
+
 /** A connected cluster. */
 export interface ClusterRuntime {
   readonly client: KubeClient;
@@ -26,10 +37,10 @@ export interface ClusterRuntime {
   /**
    * Starts the informers and resolves once every cache has listed. Rejects after `timeoutMs`
    * with an Error naming the caches that have not synced and the last failure of their lists
-   * (an unreachable server, a missing CRD, a forbidden list); the informers are left running
-   * for {@link stop}.
+   * (an unreachable server, a missing CRD, a forbidden list), or at once with `signal`'s reason
+   * when it aborts (SIGTERM during the wait); the informers are left running for {@link stop}.
    */
-  start(timeoutMs: number): Promise<void>;
+  start(timeoutMs: number, signal?: AbortSignal): Promise<void>;
   /** True once {@link start} resolved. */
   readonly synced: boolean;
   /** Whether the NodePool and NodeClaim resources are served (`/apis/karpenter.sh/v1`). */
@@ -91,14 +102,40 @@ export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
     get synced() {
       return synced;
     },
-    async start(timeoutMs: number) {
+    async start(timeoutMs: number, signal?: AbortSignal) {
+      signal?.throwIfAborted();
+      // The deadline is kept here rather than by the client's own `timeoutMs`, so that an abort
+      // leaves no timer behind to hold the process after its shutdown.
+      const informers = CachedKinds.flatMap((kind) => client.informers(kind));
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const unsynced = informers.filter((i) => !i.hasSynced);
+          const missing = unsynced.map((i) => `${i.resource.plural}.${i.resource.group || 'core'}`);
+          // Some caches listed: the server answers, so a missing CRD is the likely cause.
+          const cause =
+            unsynced.length < informers.length
+              ? 'is the CRD installed?'
+              : 'is the API server reachable?';
+          const last =
+            lastError === undefined
+              ? ''
+              : `; last error (${lastError.resource}): ${errorText(lastError.err)}`;
+          reject(
+            new Error(
+              `caches not synced after ${timeoutMs} ms: ${missing.join(', ')} (${cause})${last}`,
+            ),
+          );
+        }, timeoutMs);
+        onAbort = () => reject(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
       try {
-        await client.start({ timeoutMs });
-      } catch (err) {
-        if (lastError === undefined) throw err;
-        throw new Error(
-          `${(err as Error).message}; last error (${lastError.resource}): ${errorText(lastError.err)}`,
-        );
+        await Promise.race([client.start(), deadline]);
+      } finally {
+        clearTimeout(timer);
+        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
       }
       synced = true;
     },

@@ -5,6 +5,7 @@
  * at startup: a bad one fails with a message naming the flag, the variable and the rule.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { fatalErrorLine } from '../fatal-error.js';
 import { parseGoBool } from './bool.js';
 import { parseGoDuration } from './duration.js';
 import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
@@ -42,9 +43,16 @@ export interface OperatorOptions {
   readonly leaderElectionName: string;
   /** Empty = the pod's namespace in a cluster, else `kube-system`. */
   readonly leaderElectionNamespace: string;
-  /** Bytes; -1 = none. */
+  /**
+   * The container's memory limit, bytes; 0 or less (default -1) = none. When set, the binary
+   * sizes the V8 heap within 90 % of it (runtime/heap-limit.ts), as upstream sets Go's GC soft
+   * limit to 90 %.
+   */
   readonly memoryLimit: number;
-  /** Millicores the pod requests (upstream scales worker counts with it). */
+  /**
+   * Millicores the pod requests; the reconcile workers of the NodeClaim lifecycle, termination
+   * and pod trigger queues scale with ceil(millicores / 1000) as upstream's (runtime/workers.ts).
+   */
   readonly cpuRequests: number;
   readonly logLevel: LogLevel;
   readonly logOutputPaths: readonly string[];
@@ -261,7 +269,7 @@ export function buildOptionsProgram(version: string): Command {
     .addOption(
       option(
         '--memory-limit <bytes>',
-        'memory limit of the container in bytes; -1 for none',
+        'memory limit of the container in bytes; the V8 heap is sized within 90 % of it; -1 for none',
         'MEMORY_LIMIT',
       )
         .argParser(integer(-1, Number.MAX_SAFE_INTEGER, 'the memory limit'))
@@ -270,7 +278,7 @@ export function buildOptionsProgram(version: string): Command {
     .addOption(
       option(
         '--cpu-requests <millicores>',
-        'CPU the container requests, in millicores',
+        'CPU the container requests, in millicores; reconcile workers scale with it',
         'CPU_REQUESTS',
       )
         .argParser(integer(1, 1_000_000, 'cpu requests'))
@@ -372,7 +380,8 @@ export function buildOptionsProgram(version: string): Command {
 /**
  * Parses the command line (`argv` without `node` and the script) over `env`. Never throws:
  * help, version and every invalid value come back as `{kind: 'exit'}` with the text to print
- * (bad input exits 2 and names the flag, the variable and the rule). The batch idle duration
+ * (bad input exits 2 with one line, `karpenter-ts-controller: error: ...`, naming the flag, the
+ * variable and the rule). The batch idle duration
  * must not exceed the max duration.
  */
 export function parseOptions(
@@ -384,7 +393,7 @@ export function parseOptions(
   const program = buildOptionsProgram(version).configureOutput({
     writeOut: (text) => (output += text),
     writeErr: (text) => (output += text),
-    outputError: (text, write) => write(text),
+    outputError: (text, write) => write(fatalErrorLine(text)),
   });
   // commander reads process.env; swap in the given environment for the parse.
   const saved = process.env;
@@ -430,7 +439,7 @@ export function parseOptions(
     simCreateDelay: o['simCreateDelay'] as number,
   };
   const problem = crossCheck(options);
-  if (problem !== undefined) return { kind: 'exit', code: 2, output: `error: ${problem}\n` };
+  if (problem !== undefined) return { kind: 'exit', code: 2, output: fatalErrorLine(problem) };
   return { kind: 'run', options };
 }
 

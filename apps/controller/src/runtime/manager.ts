@@ -14,8 +14,8 @@
  * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; 30 s while orphans wait) |
  *
  * Plus any extra periodic tasks (the kwok-like kubelets' sync, Azure garbage collection), each
- * run at start and then on its interval (runtime/periodic-tasks.ts). Worker counts are fixed
- * (10 per queue, one for singletons), not scaled by CPU requests as upstream does.
+ * run at start and then on its interval (runtime/periodic-tasks.ts). Each queue reconciles up
+ * to its `workers` keys at once (runtime/workers.ts: scaled by `--cpu-requests` as upstream's).
  */
 import type { NodeClaim, RuntimeValidationOptions } from '@karpenter-ts/api';
 import type { CloudProvider } from '@karpenter-ts/cloudprovider';
@@ -41,6 +41,7 @@ import { meteredCloudProvider } from '../observability/metered-cloud-provider.js
 import type { OperatorMetrics } from '../observability/metrics.js';
 import { startPeriodicTasks, type PeriodicTask } from './periodic-tasks.js';
 import { WorkQueue } from './work-queue.js';
+import { queueWorkers, type QueueName, type QueueWorkers } from './workers.js';
 
 export type { PeriodicTask } from './periodic-tasks.js';
 
@@ -56,6 +57,8 @@ export interface ManagerOptions {
     Omit<ProvisionerOptions, 'client' | 'cluster' | 'cloudProvider' | 'clock'>
   >;
   readonly periodic?: readonly PeriodicTask[];
+  /** Keys each queue reconciles at once; default `queueWorkers(1000)` (one core). */
+  readonly workers?: Partial<QueueWorkers>;
   /** Extra NodePool-keyed reconcilers (e.g. a provider's NodeClass status); run per NodeClass event. */
   readonly nodeClassReconcilers?: readonly ((name: string) => Promise<ReconcileResult>)[];
   /** Provider label rules for NodePool validation (well-known labels, restricted domains). */
@@ -85,6 +88,7 @@ export class Manager {
   #stopPeriodic: (() => void) | undefined;
   #stopInformers: (() => void) | undefined;
   #started = false;
+  #stopped = false;
   #informersSynced = false;
 
   constructor(options: ManagerOptions) {
@@ -139,16 +143,16 @@ export class Manager {
     });
     const gc = this.garbageCollection;
 
+    const workers = { ...queueWorkers(1000), ...(this.#o.workers ?? {}) };
     const queue = (
-      name: string,
+      name: QueueName,
       reconcile: (key: string) => Promise<ReconcileResult | void>,
-      concurrency = 10,
     ) => {
       const log = logger.child({ logger: `controller.${name}` });
       const q = new WorkQueue({
         name,
         reconcile,
-        concurrency,
+        concurrency: workers[name],
         onError: (key, err, retry) =>
           log.error({ key, error: errorText(err), retryInSeconds: retry }, 'reconciler error'),
       });
@@ -166,7 +170,7 @@ export class Manager {
       for (const reconcile of extra) result = earliest(result, await reconcile(name));
       return result;
     });
-    const provisioner = queue('provisioner', () => this.provisioner.reconcile(), 1);
+    const provisioner = queue('provisioner', () => this.provisioner.reconcile());
     const podTrigger = queue('pod-trigger', async (key) => {
       const [namespace, name] = splitKey(key);
       const pod = await client.get('Pod', { namespace, name });
@@ -178,7 +182,7 @@ export class Manager {
     });
     const nodeClaims = queue('nodeclaim', (name) => lifecycle.reconcile(name));
     const terminations = queue('termination', (name) => termination.reconcile(name));
-    const garbage = queue('garbagecollection', () => gc.reconcile(), 1);
+    const garbage = queue('garbagecollection', () => gc.reconcile());
 
     // Counters fed from what the API server reports, only for objects created after start.
     const startedAt = Date.now() - 1000;
@@ -221,6 +225,8 @@ export class Manager {
       }),
     );
     this.#stopInformers = await startClusterInformers(client, this.cluster);
+    // Stopped while the informers listed (SIGTERM right after winning the Lease): start nothing.
+    if (this.#stopped) return this.stop();
     this.#informersSynced = true;
     metrics.setSource({
       clusterStateSynced: () => this.cluster.synced(client),
@@ -241,6 +247,7 @@ export class Manager {
     // while no controller ran are found right after a restart or a leader change.
     garbage.add(Singleton);
 
+    if (this.#stopped) return;
     // Each periodic task runs now, then on its interval (kwok kubelets register machines left
     // from before; Azure GC collects what leaked while no controller ran).
     this.#stopPeriodic = startPeriodicTasks(this.#o.periodic ?? [], logger);
@@ -256,6 +263,7 @@ export class Manager {
 
   /** Stops watches, timers and informers, and waits for running reconciles. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#stopPeriodic?.();
     this.#stopPeriodic = undefined;
     for (const u of this.#unwatch) u();
