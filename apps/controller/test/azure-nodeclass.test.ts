@@ -1,7 +1,11 @@
 // The AKSNodeClass status controller with the in-memory KubeClient, provider-azure's real image
-// family resolution and NodeImageResolver, and an in-memory community gallery behind the
-// resolver's `communityGalleryImageVersions.list`.
+// family resolution and NodeImageResolver, an in-memory community gallery behind the resolver's
+// `communityGalleryImageVersions.list`, and the real subnet check over the real
+// @azure/arm-network SDK against the ARM emulator's subnets.
 import type { CommunityGalleryImageVersion } from '@azure/arm-compute';
+import type { NodeClaim } from '@karpenter-ts/api';
+import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
+import { NodeClassNotReadyError } from '@karpenter-ts/cloudprovider';
 import {
   ManualClock,
   MemoryKubeClient,
@@ -9,12 +13,17 @@ import {
   type ReconcileResult,
 } from '@karpenter-ts/controllers';
 import {
+  AzureCloudProvider,
   NodeImageResolver,
+  allAzureSkus,
+  checkSubnetReadiness,
+  createArmClients,
   type AKSNodeClass,
   type AKSNodeClassStatus,
+  type ArmClients,
   type NodeImageResolverOptions,
 } from '@karpenter-ts/provider-azure';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   cachedKubernetesVersion,
   reconcileAKSNodeClass,
@@ -28,6 +37,46 @@ import {
 
 const DAY = 24 * 3600;
 const kind = { group: 'karpenter.azure.com', kind: 'AKSNodeClass' };
+const SUBSCRIPTION = '00000000-0000-0000-0000-0000000000cc';
+const NODE_RG = 'MC_rg_nodeclass_southcentralus';
+const VNET = `/subscriptions/${SUBSCRIPTION}/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/vnet`;
+/** `--vnet-subnet-id`: the cluster subnet, on the cluster's own VNet. */
+const CLUSTER_SUBNET = `${VNET}/subnets/nodes`;
+
+let arm: ArmEmulator;
+let armClients: ArmClients;
+beforeAll(async () => {
+  arm = await startArmEmulator();
+  armClients = createArmClients({
+    subscriptionId: SUBSCRIPTION,
+    credential: {
+      getToken: async () => ({ token: 't', expiresOnTimestamp: Date.now() + 3600_000 }),
+    },
+    endpoint: arm.url,
+    ...(arm.ca ? { tlsCA: arm.ca } : {}),
+    retry: { maxRetries: 1, retryDelayInMs: 5, maxRetryDelayInMs: 20 },
+  });
+});
+afterAll(async () => arm?.stop());
+/** Subnet GETs the emulator answered so far (its request log spans the file's tests). */
+const subnetGets = () => arm.state.requestsTo('GET', '/subnets/').length;
+afterEach(() => {
+  arm.faults.clear();
+  for (const id of arm.state.subnets.ids()) arm.removeSubnet(id);
+});
+
+/** The controller's subnet check against the emulator, for cluster subnet `clusterSubnetID`. */
+function subnetCheck(clusterSubnetID = CLUSTER_SUBNET): AKSNodeClassStatusContext['subnets'] {
+  return (spec) =>
+    checkSubnetReadiness(
+      {
+        subnets: (s) => armClients.subnets(s),
+        clusterSubnetID,
+        nodeResourceGroup: NODE_RG,
+      },
+      spec,
+    );
+}
 
 /** An in-memory community gallery: definition -> versions. */
 class Gallery {
@@ -77,11 +126,13 @@ beforeEach(() => {
   }
   serverVersion = '1.33.2';
   window = undefined;
+  arm.putSubnet({ id: CLUSTER_SUBNET });
   ctx = {
     client,
     clock,
     kubernetesVersion: async () => serverVersion,
     images: new NodeImageResolver({ compute: gallery.compute, location: 'eastus', clock }),
+    subnets: subnetCheck(),
     maintenanceWindow: async () => window,
   };
 });
@@ -117,9 +168,10 @@ function maintenance(start: string, end: string): void {
 }
 
 describe('AKSNodeClass status controller', () => {
-  it('writes the Kubernetes version, the newest images and three True conditions at the generation', async () => {
+  it('writes the Kubernetes version, the newest images and six True conditions at the generation', async () => {
     await createNodeClass();
-    expect(await reconcile()).toEqual({ requeueAfter: 300 });
+    const gets = subnetGets();
+    expect(await reconcile()).toEqual({ requeueAfter: 180 });
     const nc = await stored();
     expect(nc.status?.kubernetesVersion).toBe('1.33.2');
     expect(await images()).toEqual([
@@ -130,20 +182,34 @@ describe('AKSNodeClass status controller', () => {
       { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
       { key: 'karpenter.azure.com/sku-hyperv-generation', operator: 'In', values: ['1'] },
     ]);
-    for (const type of ['KubernetesVersionReady', 'ImagesReady', 'Ready'])
+    for (const type of [
+      'KubernetesVersionReady',
+      'ImagesReady',
+      'SubnetsReady',
+      'ValidationSucceeded',
+      'LocalDNSReady',
+      'Ready',
+    ])
       expect(await condition(type)).toMatchObject({
         status: 'True',
         observedGeneration: nc.metadata.generation,
         lastTransitionTime: '2025-06-01T00:00:00.000Z',
       });
+    // The cluster subnet was looked up in ARM.
+    expect(subnetGets() - gets).toBe(1);
+    expect(await condition('ValidationSucceeded')).toMatchObject({
+      reason: 'NoDiskEncryptionSet',
+      message: expect.stringContaining('nothing to validate'),
+    });
+    expect(nc.status?.localDNSState).toBe('Disabled');
   });
 
   it('writes nothing when nothing changed', async () => {
     await createNodeClass();
     await reconcile();
     const version = (await stored()).metadata.resourceVersion;
-    clock.advance(300);
-    expect(await reconcile()).toEqual({ requeueAfter: 300 });
+    clock.advance(180);
+    expect(await reconcile()).toEqual({ requeueAfter: 180 });
     expect((await stored()).metadata.resourceVersion).toBe(version);
   });
 
@@ -315,6 +381,174 @@ describe('AKSNodeClass status controller', () => {
 
   it('leaves a missing or deleting NodeClass alone', async () => {
     expect(await reconcile()).toEqual({});
+  });
+});
+
+describe('AKSNodeClass SubnetsReady, ValidationSucceeded, LocalDNSReady', () => {
+  it('a subnet that does not exist: SubnetsReady and Ready False SubnetNotFound (images still resolved), Ready once it exists', async () => {
+    const missing = `${VNET}/subnets/batch`;
+    await createNodeClass({ imageFamily: 'Ubuntu', vnetSubnetID: missing });
+    expect(await reconcile()).toEqual({ requeueAfter: 180 });
+    const notFound = {
+      status: 'False',
+      reason: 'SubnetNotFound',
+      message: `subnet ${missing} not found`,
+    };
+    expect(await condition('SubnetsReady')).toMatchObject(notFound);
+    expect(await condition('Ready')).toMatchObject(notFound);
+    expect(await condition('ImagesReady')).toMatchObject({ status: 'True' });
+    expect(await images()).toHaveLength(2);
+
+    arm.putSubnet({ id: missing });
+    clock.advance(180);
+    await reconcile();
+    expect(await condition('SubnetsReady')).toMatchObject({ status: 'True' });
+    expect(await condition('Ready')).toMatchObject({
+      status: 'True',
+      lastTransitionTime: '2025-06-01T00:03:00.000Z',
+    });
+  });
+
+  it('a custom subnet outside the cluster VNet: Ready False SubnetIDInvalid, without an ARM call', async () => {
+    const elsewhere = `/subscriptions/${SUBSCRIPTION}/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/other/subnets/nodes`;
+    arm.putSubnet({ id: elsewhere });
+    await createNodeClass({ imageFamily: 'Ubuntu', vnetSubnetID: elsewhere });
+    const gets = subnetGets();
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'SubnetIDInvalid',
+      message: expect.stringContaining(`does not match the cluster VNet ${VNET}`),
+    });
+    expect(subnetGets()).toBe(gets);
+  });
+
+  it('a --vnet-subnet-id that is not a subnet ARM ID: Ready False SubnetIDInvalid naming the setting', async () => {
+    ctx = { ...ctx, subnets: subnetCheck(`${VNET}/nodes`) };
+    await createNodeClass();
+    await reconcile();
+    expect(await condition('SubnetsReady')).toMatchObject({
+      status: 'False',
+      reason: 'SubnetIDInvalid',
+      message: expect.stringMatching(/^--vnet-subnet-id ".*" is not a subnet ARM ID/),
+    });
+  });
+
+  it('an ARM failure other than 404: SubnetUnknownError with its message, tried again after 1 minute', async () => {
+    arm.faults.add({
+      match: { resourceType: 'subnets' },
+      effect: {
+        kind: 'error',
+        status: 403,
+        code: 'AuthorizationFailed',
+        message: 'The client has no authorization to read the subnet.',
+      },
+      times: 1,
+    });
+    await createNodeClass();
+    expect(await reconcile()).toEqual({ requeueAfter: 60 });
+    expect(await condition('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'SubnetUnknownError',
+      message: `getting subnet ${CLUSTER_SUBNET}: AuthorizationFailed: The client has no authorization to read the subnet.`,
+    });
+    clock.advance(60);
+    expect(await reconcile()).toEqual({ requeueAfter: 180 });
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+  });
+
+  it('LocalDNS Required is Enabled; Preferred is Disabled with a reason, but stays Enabled once Enabled', async () => {
+    await createNodeClass({ imageFamily: 'Ubuntu', localDNS: { mode: 'Preferred' } });
+    await reconcile();
+    expect((await stored()).status?.localDNSState).toBe('Disabled');
+    expect(await condition('LocalDNSReady')).toMatchObject({
+      status: 'True',
+      reason: 'PreferredResolvedDisabled',
+    });
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+
+    const setMode = async (mode: 'Required' | 'Preferred' | 'Disabled') => {
+      const nc = await stored();
+      await client.update('NodeClass', {
+        ...nc,
+        spec: { imageFamily: 'Ubuntu', localDNS: { mode } },
+      });
+      await reconcile();
+      return (await stored()).status?.localDNSState;
+    };
+    expect(await setMode('Required')).toBe('Enabled');
+    expect(await condition('LocalDNSReady')).toMatchObject({
+      status: 'True',
+      reason: 'LocalDNSReady',
+    });
+    expect(await setMode('Preferred')).toBe('Enabled');
+    expect(await condition('LocalDNSReady')).toMatchObject({ reason: 'PreferredStaysEnabled' });
+    expect(await setMode('Disabled')).toBe('Disabled');
+  });
+});
+
+describe('create follows Ready', () => {
+  it('refuses (NodeClassNotReady) a NodeClass whose subnet is missing, launching nothing; launches once SubnetsReady', async () => {
+    // Images from the emulator's gallery, so the VM create accepts them.
+    ctx = {
+      ...ctx,
+      images: new NodeImageResolver({
+        compute: armClients.compute,
+        location: 'southcentralus',
+        clock,
+      }),
+    };
+    const missing = `${VNET}/subnets/batch`;
+    await createNodeClass({ imageFamily: 'Ubuntu', vnetSubnetID: missing });
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({ status: 'False', reason: 'SubnetNotFound' });
+
+    const provider = new AzureCloudProvider({
+      clients: armClients,
+      subscriptionId: SUBSCRIPTION,
+      location: 'southcentralus',
+      nodeResourceGroup: NODE_RG,
+      clusterName: 'nodeclass-cluster',
+      clusterEndpoint: 'https://nodeclass-cluster.hcp.southcentralus.azmk8s.io:443',
+      kubeletBootstrapToken: 'abcdef.0123456789abcdef',
+      sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE test',
+      vnetSubnetID: CLUSTER_SUBNET,
+      getNodeClass: async (name) =>
+        (await client.get('NodeClass', { name, nodeClass: kind })) as AKSNodeClass | undefined,
+      skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
+      random: () => 0,
+      pollIntervalMs: 5,
+    });
+    const claim: NodeClaim = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'general-sub01', labels: { 'karpenter.sh/nodepool': 'general' } },
+      spec: {
+        nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
+        requirements: [
+          { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['Standard_D2s_v3'] },
+          { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+        ],
+        resources: { requests: { cpu: '500m' } },
+      },
+    };
+    const puts = () => arm.state.requests.filter((r) => r.method === 'PUT').length;
+    const putsBefore = puts();
+    const refused = await provider.create(claim).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(NodeClassNotReadyError);
+    expect((refused as Error).message).toContain(`subnet ${missing} not found`);
+    expect(puts()).toBe(putsBefore);
+
+    arm.putSubnet({ id: missing });
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+    const launched = await provider.create(claim);
+    expect(launched.status?.providerID).toContain('/virtualMachines/aks-general-sub01');
+    const nic = arm.state.networkInterfaces(NODE_RG)[0];
+    expect(JSON.stringify(nic?.properties['ipConfigurations'])).toContain(missing);
   });
 });
 

@@ -11,11 +11,24 @@
  *   it has and only new definitions are added; otherwise (not True, or window open) every
  *   definition moves to its newest version. No images: False with `ImagesNotFound`; FIPS: False
  *   with `SIGRequiredForFIPS` (shared image gallery only).
- * - `Ready`: True when both are True, else the first failing one's status, reason and message.
+ * - `SubnetsReady`: the effective subnet (`spec.vnetSubnetID`, else `--vnet-subnet-id`) passes
+ *   provider-azure's {@link checkSubnetReadiness}: a subnet ARM ID (`SubnetIDInvalid`), a custom
+ *   one in the cluster subnet's VNet and not in the AKS-managed VNet (`SubnetIDInvalid`), and
+ *   existing in ARM (`SubnetNotFound`; other ARM failures `SubnetUnknownError`, checked again a
+ *   minute later).
+ * - `ValidationSucceeded`: upstream checks that the controller can read the disk encryption set;
+ *   our AKSNodeClass has no disk encryption set field and the operator configures none, so it is
+ *   True with reason `NoDiskEncryptionSet` (nothing to validate).
+ * - `LocalDNSReady`: `status.localDNSState` resolved from `spec.localDNS.mode`
+ *   ({@link resolveLocalDNSState}: Preferred is Disabled, with a reason, unless already Enabled);
+ *   always True.
+ * - `Ready`: True when all five are True, else the first failing one's status, reason and message
+ *   (in the order above). Create refuses a NodeClass whose `Ready` is not True (NodeClassNotReady).
  *
- * Every condition carries `observedGeneration`. Images are re-checked every 5 minutes (the
- * resolver caches gallery listings for 3 days); the Kubernetes version every 15 minutes through
- * {@link cachedKubernetesVersion}. Subnet, validation and LocalDNS conditions are not computed.
+ * Every condition carries `observedGeneration`. The whole status is reconciled every 3 minutes
+ * (upstream's subnet period; images and the version are cheap to re-check as the resolver caches
+ * gallery listings for 3 days and the Kubernetes version is reused 15 minutes through
+ * {@link cachedKubernetesVersion}).
  */
 import type {
   Clock,
@@ -28,14 +41,18 @@ import {
   AKSNodeClassKind,
   NodeImageResolver,
   NodeImagesError,
+  checkSubnetReadiness,
   compareKubernetesVersions,
   parseKubernetesVersion,
   keepExistingVersions,
+  resolveLocalDNSState,
   type AKSNodeClass,
   type AKSNodeClassCondition,
   type AKSNodeClassStatus,
   type NodeImage,
   type NodeImageResolverOptions,
+  type SubnetReadiness,
+  type SubnetReadinessOptions,
 } from '@karpenter-ts/provider-azure';
 import { podNamespace } from '../kube/cluster.js';
 import {
@@ -59,11 +76,25 @@ export const AKSNodeClassResource = {
 export const AKSNodeClassConditions = {
   KubernetesVersionReady: 'KubernetesVersionReady',
   ImagesReady: 'ImagesReady',
+  SubnetsReady: 'SubnetsReady',
+  ValidationSucceeded: 'ValidationSucceeded',
+  LocalDNSReady: 'LocalDNSReady',
   Ready: 'Ready',
 } as const;
 
-/** Seconds between image checks (upstream's 5 minutes). */
-export const ImagesRequeueSeconds = 300;
+/** The conditions `Ready` is the AND of, in the order the first failing one is reported. */
+const ReadyDependents = [
+  AKSNodeClassConditions.KubernetesVersionReady,
+  AKSNodeClassConditions.ImagesReady,
+  AKSNodeClassConditions.SubnetsReady,
+  AKSNodeClassConditions.ValidationSucceeded,
+  AKSNodeClassConditions.LocalDNSReady,
+] as const;
+
+/** Seconds between status passes (upstream's subnet period, the shortest of its checks: 3 minutes). */
+export const StatusRequeueSeconds = 180;
+/** Seconds before a subnet check that failed with `SubnetUnknownError` is tried again. */
+export const SubnetRetrySeconds = 60;
 /** Seconds a read API server version is reused (upstream's 15 minutes). */
 export const KubernetesVersionTTLSeconds = 900;
 
@@ -77,6 +108,8 @@ export interface AKSNodeClassStatusContext {
   readonly images: {
     list(spec: AKSNodeClass['spec'], kubernetesVersion: string): Promise<NodeImage[]>;
   };
+  /** `SubnetsReady` of a spec (provider-azure's `checkSubnetReadiness`); never raises. */
+  subnets(spec: AKSNodeClass['spec']): Promise<SubnetReadiness>;
   /**
    * The `data` of the maintenance window ConfigMap, undefined when there is none
    * (see maintenance-window.ts).
@@ -105,8 +138,8 @@ export function cachedKubernetesVersion(
 
 /**
  * Reconciles the named AKSNodeClass's status (see the module comment) and writes it when it
- * changed. Returns requeue after 5 minutes; 1 s after a write conflict; `{}` when the NodeClass
- * is missing or deleting. Raises what cannot be decided now (the API server's version unreadable,
+ * changed. Returns requeue after 3 minutes, 1 minute after a `SubnetUnknownError`; 1 s after a
+ * write conflict; `{}` when the NodeClass is missing or deleting. Raises what cannot be decided now (the API server's version unreadable,
  * a gallery listing that failed, an unreadable maintenance window), after writing what could be:
  * the work queue retries with backoff, and the images and `ImagesReady` stay as they were.
  */
@@ -171,21 +204,49 @@ export async function reconcileAKSNodeClass(
     }
   }
 
-  // The first dependent not True (one never decided yet counts as Unknown).
-  const notReady = [
-    AKSNodeClassConditions.KubernetesVersionReady,
-    AKSNodeClassConditions.ImagesReady,
-  ]
-    .map(
-      (type): AKSNodeClassCondition =>
-        conditions.find((c) => c.type === type) ?? {
-          type,
-          status: 'Unknown',
-          reason: 'AwaitingReconciliation',
-          message: `${type} is not decided yet`,
+  // Subnet: never raises; an unknown ARM failure is reported and tried again soon.
+  const spec = nodeClass.spec ?? {};
+  const subnet = await ctx.subnets(spec);
+  set(
+    subnet.ready
+      ? { type: AKSNodeClassConditions.SubnetsReady, status: 'True' }
+      : {
+          type: AKSNodeClassConditions.SubnetsReady,
+          status: 'False',
+          reason: subnet.reason,
+          message: subnet.message,
         },
-    )
-    .find((c) => c.status !== 'True');
+  );
+
+  // Validation: upstream checks Reader on the disk encryption set; we have none to check.
+  set({
+    type: AKSNodeClassConditions.ValidationSucceeded,
+    status: 'True',
+    reason: 'NoDiskEncryptionSet',
+    message:
+      'nothing to validate: the AKSNodeClass has no disk encryption set field and the operator configures none, so no Reader permission on one is checked',
+  });
+
+  // LocalDNS: the state the instance type filters and node labels follow.
+  const localDNS = resolveLocalDNSState(spec, before.localDNSState);
+  status.localDNSState = localDNS.state;
+  set({
+    type: AKSNodeClassConditions.LocalDNSReady,
+    status: 'True',
+    reason: localDNS.reason,
+    message: localDNS.message,
+  });
+
+  // The first dependent not True (one never decided yet counts as Unknown).
+  const notReady = ReadyDependents.map(
+    (type): AKSNodeClassCondition =>
+      conditions.find((c) => c.type === type) ?? {
+        type,
+        status: 'Unknown',
+        reason: 'AwaitingReconciliation',
+        message: `${type} is not decided yet`,
+      },
+  ).find((c) => c.status !== 'True');
   set(
     notReady === undefined
       ? { type: AKSNodeClassConditions.Ready, status: 'True' }
@@ -198,7 +259,12 @@ export async function reconcileAKSNodeClass(
   );
   status.conditions = conditions;
 
-  const done: ReconcileResult = { requeueAfter: ImagesRequeueSeconds };
+  const done: ReconcileResult = {
+    requeueAfter:
+      !subnet.ready && subnet.reason === 'SubnetUnknownError'
+        ? SubnetRetrySeconds
+        : StatusRequeueSeconds,
+  };
   let result = done;
   if (JSON.stringify(status) !== JSON.stringify(before)) {
     const next: NodeClassObject = {
@@ -221,6 +287,12 @@ export interface AKSNodeClassStatusWiring {
   readonly request: RawRequest;
   /** The ARM compute client (community gallery listings). */
   readonly compute: NodeImageResolverOptions['compute'];
+  /** Subnets operations of a subscription (`ArmClients.subnets`). */
+  readonly subnets: SubnetReadinessOptions['subnets'];
+  /** The cluster subnet ARM ID (`--vnet-subnet-id`, `VNET_SUBNET_ID`). */
+  readonly clusterSubnetID: string;
+  /** `AZURE_NODE_RESOURCE_GROUP` (to recognise the AKS-managed VNet). */
+  readonly nodeResourceGroup: string;
   /** ARM region of the nodes. */
   readonly location: string;
   /** `AKS_NODE_IMAGE_VERSION`: one version for every image definition; unset: the newest. */
@@ -231,8 +303,8 @@ export interface AKSNodeClassStatusWiring {
 
 /**
  * The AKSNodeClass status reconciler of `--provider azure`: {@link reconcileAKSNodeClass} over a
- * `NodeImageResolver` on the compute client, the API server's `/version` (reused 15 minutes) and
- * the maintenance window ConfigMap. A `/version` answer without a readable `gitVersion` raises.
+ * `NodeImageResolver` on the compute client, subnet GETs on the network clients, the API server's
+ * `/version` (reused 15 minutes) and the maintenance window ConfigMap. A `/version` answer without a readable `gitVersion` raises.
  */
 export function aksNodeClassStatusController(
   w: AKSNodeClassStatusWiring,
@@ -258,6 +330,15 @@ export function aksNodeClassStatusController(
     clock: w.clock,
     kubernetesVersion: cachedKubernetesVersion(fetchVersion, w.clock),
     images,
+    subnets: (spec) =>
+      checkSubnetReadiness(
+        {
+          subnets: w.subnets,
+          clusterSubnetID: w.clusterSubnetID,
+          nodeResourceGroup: w.nodeResourceGroup,
+        },
+        spec,
+      ),
     maintenanceWindow: () => readMaintenanceWindow(w.request, namespace),
   };
   return (name) => reconcileAKSNodeClass(ctx, name);

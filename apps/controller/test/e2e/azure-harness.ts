@@ -1,7 +1,8 @@
 /**
  * What the `--provider azure` e2e suites share: the real control plane with Karpenter's and the
  * AKSNodeClass CRDs, the ARM emulator (in-process, HTTPS with a throw-away CA written to a file
- * for `ARM_CA_FILE`) whose booted VMs' emulated kubelets register Nodes, optionally a
+ * for `ARM_CA_FILE`) holding the cluster subnet (`VNET_SUBNET_ID`, which the AKSNodeClass status
+ * controller looks up for `SubnetsReady`) and whose booted VMs' emulated kubelets register Nodes, optionally a
  * managed-identity token endpoint (App Service style, `IDENTITY_ENDPOINT`) for a controller run
  * as a child process, the controller's environment and arguments, and clean-up. Every token is
  * the fixed {@link E2E_TOKEN}: the emulator checks that a bearer token is present, not what it is.
@@ -112,6 +113,7 @@ export class AzureHarness {
     kubelets.start(arm);
     let identity: Server | undefined;
     try {
+      arm.putSubnet({ id: subnetId(options.subscription) });
       const caFile = join(
         mkdtempSync(join(tmpdir(), `karpenter-ts-azure-${options.clusterName}.`)),
         'arm-ca.pem',
@@ -217,13 +219,15 @@ export class AzureHarness {
   }
 
   /**
-   * Creates namespace `name`, AKSNodeClass `name` ({@link nodeClassSpec}) and NodePool `name` on
-   * it: Linux, instance types `sizes`, capacity types `capacityTypes` (`spot`, `on-demand`).
+   * Creates namespace `name`, AKSNodeClass `name` (`spec`, default {@link nodeClassSpec}) and
+   * NodePool `name` on it: Linux, instance types `sizes`, capacity types `capacityTypes` (`spot`,
+   * `on-demand`).
    */
   async createNodePool(
     name: string,
     sizes: readonly string[],
     capacityTypes: readonly string[],
+    spec: AKSNodeClass['spec'] = nodeClassSpec,
   ): Promise<void> {
     await this.api.request('POST', '/api/v1/namespaces', {
       body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
@@ -233,7 +237,7 @@ export class AzureHarness {
         apiVersion: 'karpenter.azure.com/v1beta1',
         kind: 'AKSNodeClass',
         metadata: { name },
-        spec: nodeClassSpec,
+        spec,
       },
     });
     const pool: NodePool = {

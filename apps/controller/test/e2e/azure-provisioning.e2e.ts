@@ -6,10 +6,12 @@
  * kube-scheduler binds the pods; scaling to zero and deleting the node claims leaves no VM, NIC
  * or disk. Then a capacity error for the cheapest size in one zone makes a launch fall back, and
  * the unavailable-offerings cache holds the entry. Node images are the emulator's community
- * gallery versions with the newest publishedDate (no AKS_NODE_IMAGE_VERSION pin).
+ * gallery versions with the newest publishedDate (no AKS_NODE_IMAGE_VERSION pin). Last, an
+ * AKSNodeClass naming a subnet ARM does not hold is not Ready (`SubnetNotFound`) and its NodePool
+ * launches nothing for its pending pods.
  */
 import type { ArmEmulator } from '@karpenter-ts/arm-emulator';
-import type { NodeClaim } from '@karpenter-ts/api';
+import type { NodeClaim, NodePool } from '@karpenter-ts/api';
 import type { KubeConnection } from '@karpenter-ts/kube';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +20,7 @@ import {
   startOperator,
   type RunningOperator,
 } from '../../src/index.js';
-import { AzureHarness, fixedTokenCredential } from './azure-harness.js';
+import { AzureHarness, fixedTokenCredential, nodeClassSpec } from './azure-harness.js';
 import type { EmulatedKubelets } from './azure-kubelet.js';
 import { eventually, logSink, Workload, type List, type NodeObject } from './support.js';
 
@@ -117,6 +119,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Leave the cluster as the next suite expects it: no NodePool another provider cannot serve.
   await harness?.deleteNodePool('azure');
+  await harness?.deleteNodePool('nosubnet');
   await operator?.shutdown('end of test');
   await harness?.stop();
 });
@@ -165,8 +168,18 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
         (d) => `/CommunityGalleries/${UBUNTU_GALLERY}/images/${d}/versions/${NEWEST}`,
       ),
     );
-    for (const type of ['KubernetesVersionReady', 'ImagesReady'])
-      expect(nc.status?.conditions?.find((c) => c.type === type)?.status).toBe('True');
+    for (const type of [
+      'KubernetesVersionReady',
+      'ImagesReady',
+      'SubnetsReady',
+      'ValidationSucceeded',
+      'LocalDNSReady',
+    ])
+      expect(nc.status?.conditions?.find((c) => c.type === type)?.status, type).toBe('True');
+    // The cluster subnet (VNET_SUBNET_ID) was looked up in ARM.
+    expect(
+      arm.state.requestsTo('GET', '/virtualNetworks/vnet/subnets/nodes').length,
+    ).toBeGreaterThanOrEqual(1);
     // Listed through the SDK, not pinned.
     expect(arm.state.requestsTo('GET', '/communityGalleries/').length).toBeGreaterThanOrEqual(3);
   });
@@ -277,6 +290,83 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
     expect(vmPuts.length).toBe(2);
     expect(arm.state.requestsTo('DELETE', '/virtualMachines/aks-fallback').length).toBe(1);
     await removeClaim('fallback');
+  });
+
+  it('an AKSNodeClass whose subnet does not exist is Ready=False (SubnetNotFound) and its NodePool launches no VM', async () => {
+    const missing = harness.subnetId.replace(/\/subnets\/nodes$/, '/subnets/missing');
+    await harness.createNodePool('nosubnet', SIZES, ['on-demand'], {
+      ...nodeClassSpec,
+      vnetSubnetID: missing,
+    });
+    type Conditions = {
+      status?: {
+        conditions?: { type: string; status: string; reason?: string; message?: string }[];
+      };
+    };
+    const nc = await eventually(
+      'the AKSNodeClass to report SubnetNotFound',
+      async () => {
+        const o = await api.request<Conditions>(
+          'GET',
+          '/apis/karpenter.azure.com/v1beta1/aksnodeclasses/nosubnet',
+        );
+        return o.status?.conditions?.some(
+          (c) => c.type === 'SubnetsReady' && c.reason === 'SubnetNotFound',
+        )
+          ? o
+          : undefined;
+      },
+      30_000,
+    );
+    const notFound = {
+      status: 'False',
+      reason: 'SubnetNotFound',
+      message: `subnet ${missing} not found`,
+    };
+    expect(nc.status?.conditions?.find((c) => c.type === 'SubnetsReady')).toMatchObject(notFound);
+    expect(nc.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject(notFound);
+    expect(nc.status?.conditions?.find((c) => c.type === 'ImagesReady')?.status).toBe('True');
+    await eventually(
+      'the NodePool to follow its NodeClass (NodeClassReady False)',
+      async () =>
+        (
+          await api.request<NodePool>('GET', '/apis/karpenter.sh/v1/nodepools/nosubnet')
+        ).status?.conditions?.some(
+          (c) =>
+            c.type === 'NodeClassReady' && c.status === 'False' && c.reason === 'SubnetNotFound',
+        ),
+      30_000,
+    );
+
+    // Pods only this pool could serve: the provisioner considers them and says it cannot.
+    const w = new Workload(api, 'nosubnet', 2);
+    await eventually(
+      'the default service account',
+      () => api.request('GET', '/api/v1/namespaces/nosubnet/serviceaccounts/default'),
+      30_000,
+    );
+    await w.deploy();
+    // Karpenter's own event (kube-scheduler's FailedScheduling reads "0/N nodes are available").
+    await eventually(
+      "Karpenter's FailedScheduling event for a pending pod of the pool",
+      async () =>
+        (
+          await api.request<List<{ involvedObject?: { kind?: string }; message?: string }>>(
+            'GET',
+            '/api/v1/namespaces/nosubnet/events?fieldSelector=reason%3DFailedScheduling',
+          )
+        ).items.find(
+          (e) =>
+            e.involvedObject?.kind === 'Pod' && e.message?.startsWith('Failed to schedule pod'),
+        ),
+      30_000,
+    );
+    expect(await w.nodeClaims()).toEqual([]);
+    expect((await w.pods()).every((p) => !p.spec?.nodeName)).toBe(true);
+    expect(arm.state.requestsTo('PUT', '/virtualMachines/aks-nosubnet')).toEqual([]);
+    expect(arm.state.requestsTo('PUT', '/networkInterfaces/aks-nosubnet')).toEqual([]);
+    expect(arm.state.virtualMachines(NODE_RG)).toEqual([]);
+    await harness.deleteNodePool('nosubnet');
   });
 });
 
