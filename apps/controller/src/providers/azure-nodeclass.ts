@@ -304,7 +304,8 @@ export interface AKSNodeClassStatusWiring {
 /**
  * The AKSNodeClass status reconciler of `--provider azure`: {@link reconcileAKSNodeClass} over a
  * `NodeImageResolver` on the compute client, subnet GETs on the network clients, the API server's
- * `/version` (reused 15 minutes) and the maintenance window ConfigMap. A `/version` answer without a readable `gitVersion` raises.
+ * `/version` (reused 15 minutes) and the maintenance window ConfigMap. A `/version` answer
+ * without a readable `gitVersion` raises.
  */
 export function aksNodeClassStatusController(
   w: AKSNodeClassStatusWiring,
