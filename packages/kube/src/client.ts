@@ -42,13 +42,31 @@ export type JsonPatchOperation =
   | { readonly op: 'remove'; readonly path: string }
   | { readonly op: 'move' | 'copy'; readonly from: string; readonly path: string };
 
+/**
+ * The kinds {@link ClusterKubeClient} caches unless told otherwise: every kind of the
+ * KubeClient contract, `NodeClass` standing for each configured NodeClass kind.
+ */
+export const DefaultCachedKinds: readonly Kind[] = [
+  'Pod',
+  'Node',
+  'DaemonSet',
+  'PodDisruptionBudget',
+  'NodePool',
+  'NodeClaim',
+  'NodeClass',
+];
+
 /** Options of {@link ClusterKubeClient}. */
 export interface ClusterKubeClientOptions {
   /** NodeClass kinds to cache and serve. Default: {@link NodeClassResources} (AKS and EC2). */
   readonly nodeClasses?: readonly ResourceType[];
-  /** Kinds to keep informers for. Default: all. Reads of other kinds return nothing. */
+  /** Kinds to keep informers for. Default: {@link DefaultCachedKinds}. Reads of other kinds return nothing. */
   readonly kinds?: readonly Kind[];
-  /** Informer timings (watch timeout, backoff) shared by every informer. */
+  /**
+   * Informer timings (watch timeout, backoff) shared by every informer. `onError` is told about
+   * every failed list or watch; the client also keeps the last one for
+   * {@link ClusterKubeClient.start}'s timeout error.
+   */
   readonly informer?: Omit<InformerOptions<never>, 'transform'>;
   /** Event recording (source component, deduplication window). */
   readonly events?: EventRecorderOptions;
@@ -60,6 +78,11 @@ export interface ClusterKubeClientOptions {
 export interface StartOptions {
   /** Reject when the caches have not synced after this many milliseconds. Default: wait forever. */
   readonly timeoutMs?: number;
+  /**
+   * Stop waiting when this aborts (a shutdown during startup): `start` rejects at once with the
+   * signal's reason and leaves no timer behind.
+   */
+  readonly signal?: AbortSignal;
 }
 
 type AnyObject = CachedObject & {
@@ -81,24 +104,16 @@ export class ClusterKubeClient implements KubeClient {
   readonly #informers = new Map<Kind, Informer<AnyObject>[]>();
   readonly #events: EventRecorder;
   readonly #conflictRetries: number;
+  /** The last failed list or watch of any informer, for the sync timeout's error. */
+  #lastFailure: { readonly resource: ResourceType; readonly err: unknown } | undefined;
 
   constructor(connection: KubeConnection, options: ClusterKubeClientOptions = {}) {
     this.#connection = connection;
     this.#nodeClasses = options.nodeClasses ?? NodeClassResources;
     this.#conflictRetries = options.conflictRetries ?? 5;
     this.#events = new EventRecorder(connection, options.events);
-    const kinds =
-      options.kinds ??
-      ([
-        'Pod',
-        'Node',
-        'DaemonSet',
-        'PodDisruptionBudget',
-        'NodePool',
-        'NodeClaim',
-        'NodeClass',
-      ] as Kind[]);
-    for (const kind of kinds) {
+    const onError = options.informer?.onError;
+    for (const kind of options.kinds ?? DefaultCachedKinds) {
       const resources = kind === 'NodeClass' ? this.#nodeClasses : [BuiltinResources[kind]];
       this.#informers.set(
         kind,
@@ -106,6 +121,10 @@ export class ClusterKubeClient implements KubeClient {
           (resource) =>
             new Informer<AnyObject>(connection, resource, {
               ...options.informer,
+              onError: (err, failed) => {
+                this.#lastFailure = { resource: failed, err };
+                onError?.(err, failed);
+              },
               transform: (raw) => fromServer<AnyObject>(resource, raw),
             }),
         ),
@@ -115,35 +134,55 @@ export class ClusterKubeClient implements KubeClient {
 
   /**
    * Starts every informer and resolves once all caches hold their first list.
-   * @throws Error naming the resources that have not synced when `timeoutMs` passes, and the
-   * likely cause: a missing CRD when other caches synced, else an unreachable API server; the
-   * informers keep retrying in the background.
+   * @throws Error when `timeoutMs` passes first: `caches not synced after <timeoutMs> ms:
+   * <plural.group, ...> (<cause>)`, the cause being a missing CRD when other caches synced, else
+   * an unreachable API server, followed by `; last error (<plural.group>): <Name>: <message>`
+   * when a list or watch of any cache has failed. The informers keep retrying in the background.
+   * @throws the reason of `signal` when it aborts: at once, before any informer starts when it
+   * was aborted already; informers already started keep running until {@link stop}.
    */
   async start(options: StartOptions = {}): Promise<void> {
+    const { timeoutMs, signal } = options;
+    signal?.throwIfAborted();
     const all = [...this.#informers.values()].flat();
     for (const informer of all) informer.start();
     const synced = Promise.all(all.map((i) => i.synced())).then(() => undefined);
-    if (options.timeoutMs === undefined) return synced;
+    if (timeoutMs === undefined && signal === undefined) return synced;
+    // Both the deadline and the abort are cleaned up when the wait ends either way, so neither a
+    // timer nor a listener outlives it (a pending timer would hold the process after shutdown).
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const unsynced = all.filter((i) => !i.hasSynced);
-        const missing = unsynced.map((i) => `${i.resource.plural}.${i.resource.group || 'core'}`);
-        // Some caches listed: the server answers, so a missing CRD is the likely cause.
-        const cause =
-          unsynced.length < all.length ? 'is the CRD installed?' : 'is the API server reachable?';
-        reject(
-          new Error(
-            `caches not synced after ${options.timeoutMs} ms: ${missing.join(', ')} (${cause})`,
-          ),
-        );
-      }, options.timeoutMs);
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => reject(this.#notSyncedError(all, timeoutMs)), timeoutMs);
+      }
+      if (signal !== undefined) {
+        onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
     });
     try {
-      await Promise.race([synced, timeout]);
+      await Promise.race([synced, stopped]);
     } finally {
       clearTimeout(timer);
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  #notSyncedError(all: readonly Informer<AnyObject>[], timeoutMs: number): Error {
+    const unsynced = all.filter((i) => !i.hasSynced);
+    const missing = unsynced.map((i) => resourceName(i.resource));
+    // Some caches listed: the server answers, so a missing CRD is the likely cause.
+    const cause =
+      unsynced.length < all.length ? 'is the CRD installed?' : 'is the API server reachable?';
+    const failure = this.#lastFailure;
+    const last =
+      failure === undefined
+        ? ''
+        : `; last error (${resourceName(failure.resource)}): ${errorText(failure.err)}`;
+    return new Error(
+      `caches not synced after ${timeoutMs} ms: ${missing.join(', ')} (${cause})${last}`,
+    );
   }
 
   /** Stops every informer and waits for pending event writes. */
@@ -427,4 +466,14 @@ export class ClusterKubeClient implements KubeClient {
       nodeClass: { group, kind: o.kind ?? '' },
     });
   }
+}
+
+/** A resource as logs and errors name it: `plural.group`, `core` for the core group. */
+function resourceName(resource: ResourceType): string {
+  return `${resource.plural}.${resource.group || 'core'}`;
+}
+
+/** An error as one line: `Name: message`, or the thrown value as text. */
+function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

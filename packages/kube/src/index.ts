@@ -6,7 +6,7 @@ export type {
   RetryPolicy,
   WatchStream,
 } from './connection.js';
-export { ClusterKubeClient } from './client.js';
+export { ClusterKubeClient, DefaultCachedKinds } from './client.js';
 export type { ClusterKubeClientOptions, JsonPatchOperation, StartOptions } from './client.js';
 export { Informer } from './informer.js';
 export type { CachedObject, InformerEvent, InformerOptions, InformerStats } from './informer.js';

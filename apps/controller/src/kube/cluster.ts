@@ -4,7 +4,7 @@
  * `/readyz`, and the leader election Lease.
  */
 import { readFileSync } from 'node:fs';
-import type { Kind, KubeClient } from '@karpenter-ts/controllers';
+import type { KubeClient } from '@karpenter-ts/controllers';
 import {
   ClusterKubeClient,
   connect,
@@ -13,19 +13,7 @@ import {
   type LeaderElectionOptions,
   type ResourceType,
 } from '@karpenter-ts/kube';
-import { errorText } from '../runtime/manager.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
-
-/** The kinds the client caches (its default set), whose informers the sync wait reports on. */
-const CachedKinds: readonly Kind[] = [
-  'Pod',
-  'Node',
-  'DaemonSet',
-  'PodDisruptionBudget',
-  'NodePool',
-  'NodeClaim',
-  'NodeClass',
-];
 
 /** A connected cluster. */
 export interface ClusterRuntime {
@@ -36,9 +24,10 @@ export interface ClusterRuntime {
   readonly server: string;
   /**
    * Starts the informers and resolves once every cache has listed. Rejects after `timeoutMs`
-   * with an Error naming the caches that have not synced and the last failure of their lists
-   * (an unreachable server, a missing CRD, a forbidden list), or at once with `signal`'s reason
-   * when it aborts (SIGTERM during the wait); the informers are left running for {@link stop}.
+   * with an Error naming the caches that have not synced, the likely cause and the last failed
+   * list or watch of any cache (an unreachable server, a missing CRD, a forbidden list), or at
+   * once with `signal`'s reason when it aborts (SIGTERM during the wait); the informers are left
+   * running for {@link stop}. See @karpenter-ts/kube's `ClusterKubeClient.start`.
    */
   start(timeoutMs: number, signal?: AbortSignal): Promise<void>;
   /** True once {@link start} resolved. */
@@ -78,15 +67,10 @@ export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
     userAgent: options.userAgent,
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
   });
-  let lastError: { readonly resource: string; readonly err: unknown } | undefined;
   const client = new ClusterKubeClient(connection, {
     nodeClasses: options.nodeClasses,
     informer: {
-      onError: (err, r) => {
-        const resource = `${r.plural}.${r.group || 'core'}`;
-        lastError = { resource, err };
-        options.onInformerError?.(err, resource);
-      },
+      onError: (err, r) => options.onInformerError?.(err, `${r.plural}.${r.group || 'core'}`),
     },
   });
   let synced = false;
@@ -103,40 +87,7 @@ export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
       return synced;
     },
     async start(timeoutMs: number, signal?: AbortSignal) {
-      signal?.throwIfAborted();
-      // The deadline is kept here rather than by the client's own `timeoutMs`, so that an abort
-      // leaves no timer behind to hold the process after its shutdown.
-      const informers = CachedKinds.flatMap((kind) => client.informers(kind));
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const unsynced = informers.filter((i) => !i.hasSynced);
-          const missing = unsynced.map((i) => `${i.resource.plural}.${i.resource.group || 'core'}`);
-          // Some caches listed: the server answers, so a missing CRD is the likely cause.
-          const cause =
-            unsynced.length < informers.length
-              ? 'is the CRD installed?'
-              : 'is the API server reachable?';
-          const last =
-            lastError === undefined
-              ? ''
-              : `; last error (${lastError.resource}): ${errorText(lastError.err)}`;
-          reject(
-            new Error(
-              `caches not synced after ${timeoutMs} ms: ${missing.join(', ')} (${cause})${last}`,
-            ),
-          );
-        }, timeoutMs);
-        onAbort = () => reject(signal?.reason);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        await Promise.race([client.start(), deadline]);
-      } finally {
-        clearTimeout(timer);
-        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
-      }
+      await client.start({ timeoutMs, signal });
       synced = true;
     },
     async crdsResolvable() {

@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import { unusedPort } from './unused-port.js';
 
 const controllerDir = fileURLToPath(new URL('../..', import.meta.url));
 const hooks = fileURLToPath(new URL('../../scripts/register-ts-hooks.mjs', import.meta.url));
@@ -22,16 +22,6 @@ afterEach(() => {
   children.clear();
 });
 
-/** A local TCP port nothing listens on (connections to it are refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /** A kubeconfig whose API server is a closed local port. */
 export async function unreachableKubeconfig(): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'controller-unreachable.')), 'kubeconfig');
@@ -40,7 +30,7 @@ export async function unreachableKubeconfig(): Promise<string> {
     [
       'apiVersion: v1',
       'kind: Config',
-      `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${await closedPort()}", insecure-skip-tls-verify: true}}]`,
+      `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${await unusedPort()}", insecure-skip-tls-verify: true}}]`,
       'users: [{name: u, user: {token: t}}]',
       'contexts: [{name: x, context: {cluster: c, user: u}}]',
       'current-context: x',

@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { unusedPort } from '../../support/unused-port.js';
 
 const controllerDir = fileURLToPath(new URL('../../..', import.meta.url));
 const hooks = fileURLToPath(new URL('../../../scripts/register-ts-hooks.mjs', import.meta.url));
@@ -36,16 +36,6 @@ export interface ControllerProcess {
   stop(): Promise<void>;
 }
 
-/** A TCP port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /**
  * Starts the controller with `args` (plus free metrics and health ports) and `env` added to
  * this process's environment. Resolves once it logs that caches synced; rejects with its
@@ -56,8 +46,8 @@ export async function startController(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<ControllerProcess> {
-  const metricsPort = await freePort();
-  const healthPort = await freePort();
+  const metricsPort = await unusedPort();
+  const healthPort = await unusedPort();
   const child: ChildProcess = spawn(
     process.execPath,
     [
