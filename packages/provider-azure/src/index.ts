@@ -4,6 +4,7 @@ export * from './nodeclass/validate.js';
 export * from './nodeclass/defaults.js';
 export * from './nodeclass/subnet-id.js';
 export * from './nodeclass/subnet-readiness.js';
+export * from './nodeclass/disk-encryption-set.js';
 export * from './nodeclass/local-dns-state.js';
 export * from './catalog/size-name.js';
 export * from './catalog/sku.js';

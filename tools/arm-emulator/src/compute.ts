@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ArmError, invalidParameter } from './arm-error.js';
 import { galleryImageNotFound, parseCommunityGalleryImageId } from './community-galleries.js';
+import { isDiskEncryptionSetID } from './disk-encryption-sets.js';
 import {
   acceptOperation,
   existingResource,
@@ -76,6 +77,7 @@ function validateVm(
   zone: string | undefined;
   nicIds: string[];
   ephemeral: boolean;
+  diskEncryptionSetId: string | undefined;
 } {
   const vm = obj(body);
   if (!vm)
@@ -196,6 +198,7 @@ function validateVm(
         "Ephemeral OS disks support only 'ReadOnly' caching.",
       );
   }
+  const diskEncryptionSetId = validDiskEncryptionSet(ctx, osDisk);
 
   const os = obj(props['osProfile']);
   if (!str(os?.['adminUsername']))
@@ -294,7 +297,27 @@ function validateVm(
   }
   void sub;
   void rg;
-  return { sku, location, zone, nicIds, ephemeral };
+  return { sku, location, zone, nicIds, ephemeral, diskEncryptionSetId };
+}
+
+/**
+ * The `managedDisk.diskEncryptionSet.id` of an OS disk, undefined when none is named. ARM's
+ * answers otherwise: 400 `LinkedInvalidPropertyId` for a value that is not a disk encryption set
+ * ARM ID, 400 `BadRequest` (`DiskEncryptionSet '<id>' was not found.`) for one that does not exist.
+ */
+function validDiskEncryptionSet(ctx: EmulatorContext, osDisk: Json): string | undefined {
+  const des = obj(obj(osDisk['managedDisk'])?.['diskEncryptionSet']);
+  if (des === undefined || des['id'] === undefined) return undefined;
+  const id = des['id'];
+  if (typeof id !== 'string' || !isDiskEncryptionSetID(id))
+    throw new ArmError(
+      400,
+      'LinkedInvalidPropertyId',
+      `Property id '${String(id)}' at path 'properties.storageProfile.osDisk.managedDisk.diskEncryptionSet.id' is invalid. Expect fully qualified resource Id that start with '/subscriptions/{subscriptionId}' or '/providers/{resourceProviderNamespace}/'.`,
+    );
+  if (!ctx.state.diskEncryptionSets.get(id))
+    throw new ArmError(400, 'BadRequest', `DiskEncryptionSet '${id}' was not found.`);
+  return id;
 }
 
 function checkQuota(ctx: EmulatorContext, sku: ResourceSku, location: string, spot: boolean): void {
@@ -367,7 +390,12 @@ export function putVirtualMachine(
       existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
     return { status: 200, body: publicView(existing) };
   }
-  const { sku, location, zone, nicIds, ephemeral } = validateVm(ctx, sub, rg, body);
+  const { sku, location, zone, nicIds, ephemeral, diskEncryptionSetId } = validateVm(
+    ctx,
+    sub,
+    rg,
+    body,
+  );
   const facts = vmFacts(name, body);
   checkQuota(ctx, sku, location, facts.priority === 'Spot');
   const error = takeOperationError(ctx, facts);
@@ -411,6 +439,9 @@ export function putVirtualMachine(
         diskSizeGB: (osDisk['diskSizeGB'] as number | undefined) ?? 30,
         diskState: 'Attached',
         osType: 'Linux',
+        encryption: diskEncryptionSetId
+          ? { type: 'EncryptionAtRestWithCustomerKey', diskEncryptionSetId }
+          : { type: 'EncryptionAtRestWithPlatformKey' },
         creationData: { createOption: 'FromImage' },
         timeCreated: new Date().toISOString(),
       },

@@ -11,7 +11,10 @@
 /** Which requests a fault applies to; an omitted field matches everything. */
 export interface FaultMatch {
   readonly method?: 'GET' | 'PUT' | 'DELETE' | 'POST';
-  /** ARM resource type segment: `virtualMachines`, `networkInterfaces`, `disks`, `skus`, `operations`, `prices`. */
+  /**
+   * ARM resource type segment: `virtualMachines`, `networkInterfaces`, `disks`,
+   * `diskEncryptionSets`, `subnets`, `skus`, `operations`, `prices`.
+   */
   readonly resourceType?: string;
   /** Resource name. */
   readonly name?: string;
@@ -176,6 +179,29 @@ export class Faults {
     return this.add({
       match,
       effect: { kind: 'slow', polls },
+      ...(options.times === undefined ? {} : { times: options.times }),
+    });
+  }
+
+  /**
+   * Answers matching requests 403 `AuthorizationFailed` with ARM's text, as for an identity
+   * without a role assignment granting `action` (e.g. `Microsoft.Compute/diskEncryptionSets/read`,
+   * which Reader grants) on `scope` (an ARM ID). `objectId` is the caller's principal (default a
+   * random GUID).
+   */
+  authorizationFailed(
+    match: FaultMatch,
+    options: { action: string; scope: string; objectId?: string; times?: number },
+  ): string {
+    const principal = options.objectId ?? crypto.randomUUID();
+    return this.add({
+      match,
+      effect: {
+        kind: 'error',
+        status: 403,
+        code: 'AuthorizationFailed',
+        message: `The client '${principal}' with object id '${principal}' does not have authorization to perform action '${options.action}' over scope '${options.scope}' or the scope is invalid. If access was recently granted, please refresh your credentials.`,
+      },
       ...(options.times === undefined ? {} : { times: options.times }),
     });
   }

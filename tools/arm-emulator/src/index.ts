@@ -26,3 +26,13 @@ export { CommunityGalleries, SeedImageVersions } from './community-galleries.js'
 export type { CommunityGalleryImageVersionSpec } from './community-galleries.js';
 export { SUBNET_TYPE, Subnets } from './subnets.js';
 export type { ArmSubnet, SubnetSpec } from './subnets.js';
+export {
+  DISK_ENCRYPTION_SET_TYPE,
+  DiskEncryptionSets,
+  isDiskEncryptionSetID,
+} from './disk-encryption-sets.js';
+export type {
+  ArmDiskEncryptionSet,
+  DiskEncryptionSetSpec,
+  DiskEncryptionType,
+} from './disk-encryption-sets.js';

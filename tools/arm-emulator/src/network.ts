@@ -1,6 +1,8 @@
 /**
  * `Microsoft.Network/networkInterfaces`: create (validated, long-running), get, list, delete. A
- * NIC attached to an existing VM cannot be deleted (NicInUse), as in ARM.
+ * NIC's subnet must exist (put in place with `putSubnet`; else ARM's 400
+ * InvalidResourceReference), and a NIC attached to an existing VM cannot be deleted (NicInUse),
+ * as in ARM.
  */
 import { ArmError, invalidParameter } from './arm-error.js';
 import {
@@ -83,6 +85,13 @@ export function putNetworkInterface(
         'InvalidResourceReference',
         `Resource ${String(subnetId)} referenced by resource ${id} was not found or is not a subnet ID.`,
       );
+    const missing = missingReference(ctx, subnetId);
+    if (missing !== undefined)
+      throw new ArmError(
+        400,
+        'InvalidResourceReference',
+        `Resource ${missing} referenced by resource ${id} was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.`,
+      );
     const address = nextAddress++;
     return {
       ...cfg,
@@ -128,6 +137,16 @@ export function putNetworkInterface(
     201,
     nic,
   );
+}
+
+/**
+ * What ARM names as missing for a NIC's subnet reference: the virtual network when the emulator
+ * holds no subnet of it, else the subnet when it is not held; undefined when the subnet exists.
+ */
+function missingReference(ctx: EmulatorContext, subnetId: string): string | undefined {
+  if (ctx.state.subnets.get(subnetId, []) !== undefined) return undefined;
+  const vnetId = subnetId.replace(/\/subnets\/[^/]+$/i, '');
+  return ctx.state.subnets.hasNetwork(vnetId) ? subnetId : vnetId;
 }
 
 function hex2(): string {

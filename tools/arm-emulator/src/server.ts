@@ -14,6 +14,9 @@
  *   /_emulator/skus/{name}`: withdraws one.
  * - `PUT /_emulator/subnets`: puts a subnet in place (body: a {@link SubnetSpec}); `DELETE
  *   /_emulator/subnets/{url-encoded subnet ID}`: removes one.
+ * - `PUT /_emulator/disk-encryption-sets`: puts a disk encryption set in place (body: a
+ *   {@link DiskEncryptionSetSpec}); `DELETE /_emulator/disk-encryption-sets/{url-encoded ID}`:
+ *   removes one.
  */
 import {
   createServer as createHttpServer,
@@ -39,6 +42,7 @@ import {
   putVirtualMachine,
 } from './compute.js';
 import type { ArmResponse, EmulatorContext, VmBootHook } from './context.js';
+import { getDiskEncryptionSet, type DiskEncryptionSetSpec } from './disk-encryption-sets.js';
 import { Faults, type Fault } from './faults.js';
 import {
   deleteNetworkInterface,
@@ -116,6 +120,13 @@ export interface ArmEmulator {
   putSubnet(spec: SubnetSpec): void;
   /** Removes a subnet; false when there was none. */
   removeSubnet(id: string): boolean;
+  /**
+   * Puts a disk encryption set in place (one of the same ID is replaced). Raises ArmError for a
+   * malformed ID, encryption type or key URL.
+   */
+  putDiskEncryptionSet(spec: DiskEncryptionSetSpec): void;
+  /** Removes a disk encryption set; false when there was none. */
+  removeDiskEncryptionSet(id: string): boolean;
   /** Stops listening and closes open connections. */
   stop(): Promise<void>;
 }
@@ -210,6 +221,8 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
       state.communityGalleries.remove(gallery, image, version),
     putSubnet: (spec) => state.subnets.put(spec),
     removeSubnet: (id) => state.subnets.remove(id),
+    putDiskEncryptionSet: (spec) => state.diskEncryptionSets.put(spec),
+    removeDiskEncryptionSet: (id) => state.diskEncryptionSets.remove(id),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
@@ -395,6 +408,8 @@ async function handle(
     if (name && method === 'PUT') return putNetworkInterface(ctx, sub, rg, name, body, apiVersion);
     if (name && method === 'GET') return getNetworkInterface(ctx, sub, rg, name);
     if (name && method === 'DELETE') return deleteNetworkInterface(ctx, sub, rg, name, apiVersion);
+  } else if (t === 'diskencryptionsets') {
+    if (name && method === 'GET') return getDiskEncryptionSet(ctx, sub, rg, name);
   } else if (t === 'disks') {
     if (!name && method === 'GET') return listDisks(ctx, rg, url);
     if (name && method === 'GET') return getDisk(ctx, sub, rg, name);
@@ -471,6 +486,17 @@ async function control(
   if (subnet && method === 'DELETE') {
     const id = decodeURIComponent(subnet[1] as string);
     if (!state.subnets.remove(id)) throw new ArmError(404, 'NotFound', `No subnet ${id}.`);
+    return { status: 204 };
+  }
+  if (path === '/_emulator/disk-encryption-sets' && method === 'PUT') {
+    state.diskEncryptionSets.put((body ?? {}) as DiskEncryptionSetSpec);
+    return { status: 204 };
+  }
+  const des = /^\/_emulator\/disk-encryption-sets\/([^/]+)$/.exec(path);
+  if (des && method === 'DELETE') {
+    const id = decodeURIComponent(des[1] as string);
+    if (!state.diskEncryptionSets.remove(id))
+      throw new ArmError(404, 'NotFound', `No disk encryption set ${id}.`);
     return { status: 204 };
   }
   if (path === '/_emulator/quota' && method === 'PUT') {

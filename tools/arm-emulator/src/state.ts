@@ -4,6 +4,7 @@
  * `tags`, `zones`, `properties`), so what a GET returns is what was stored.
  */
 import { CommunityGalleries } from './community-galleries.js';
+import { DiskEncryptionSets } from './disk-encryption-sets.js';
 import { Subnets } from './subnets.js';
 
 /** An ARM resource as stored (and returned). */
@@ -70,6 +71,8 @@ export class EmulatorState {
   readonly communityGalleries = new CommunityGalleries();
   /** Subnets of virtual networks (put in place by tests; none at start). */
   readonly subnets = new Subnets();
+  /** Disk encryption sets (put in place by tests; none at start). */
+  readonly diskEncryptionSets = new DiskEncryptionSets();
   /** Errors raised by the VM boot hook (the VM still succeeds). */
   readonly bootErrors: { vm: string; error: string }[] = [];
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { CommunityGalleryImageVersion } from '@azure/arm-compute';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SeedImageVersions, startArmEmulator, type ArmEmulator } from '../src/index.js';
-import { LOCATION, RG, clients, nicBody, vmBody } from './sdk-clients.js';
+import { LOCATION, RG, SUBNET_ID, clients, nicBody, vmBody } from './sdk-clients.js';
 
 const UBUNTU = 'AKSUbuntu-38d80f77-467a-481f-a8d4-09b6d4220bd2';
 const fast = { updateIntervalInMs: 5 };
@@ -10,6 +10,7 @@ const fast = { updateIntervalInMs: 5 };
 let emulator: ArmEmulator;
 beforeEach(async () => {
   emulator = await startArmEmulator({ pageSize: 2 });
+  emulator.putSubnet({ id: SUBNET_ID });
 });
 afterEach(async () => emulator.stop());
 

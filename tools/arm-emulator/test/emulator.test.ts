@@ -1,7 +1,7 @@
 import { request } from 'node:https';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startArmEmulator, type ArmEmulator, type BootedVirtualMachine } from '../src/index.js';
-import { RG, SUBSCRIPTION, clients, nicBody, vmBody } from './sdk-clients.js';
+import { RG, SUBNET_ID, SUBSCRIPTION, clients, nicBody, vmBody } from './sdk-clients.js';
 
 const fast = { updateIntervalInMs: 5 };
 
@@ -10,6 +10,7 @@ const booted: BootedVirtualMachine[] = [];
 beforeEach(async () => {
   booted.length = 0;
   emulator = await startArmEmulator({ pageSize: 2, onVmBooted: (b) => void booted.push(b) });
+  emulator.putSubnet({ id: SUBNET_ID });
 });
 afterEach(async () => emulator.stop());
 

@@ -19,13 +19,14 @@ import {
   type ArmEmulator,
   type ResourceSku,
 } from '../src/index.js';
-import { LOCATION, RG, clients, nicBody, vmBody } from './sdk-clients.js';
+import { LOCATION, RG, SUBNET_ID, clients, nicBody, vmBody } from './sdk-clients.js';
 
 const fast = { updateIntervalInMs: 5 };
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
   emulator = await startArmEmulator();
+  emulator.putSubnet({ id: SUBNET_ID });
 });
 afterEach(async () => emulator.stop());
 

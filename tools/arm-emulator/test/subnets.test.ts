@@ -127,3 +127,45 @@ describe('subnets through the real @azure/arm-network SDK', () => {
     expect(await control('PUT', '/_emulator/subnets', { id: 'nope' })).toBe(400);
   });
 });
+
+describe('a NIC PUT naming a subnet', () => {
+  it('refuses a subnet that does not exist with ARM 400 InvalidResourceReference, creating nothing', async () => {
+    emulator.putSubnet({ id: SUBNET_ID.replace('/nodes', '/other') });
+    const { network } = clients(emulator);
+    const err = await restError(
+      network.networkInterfaces.beginCreateOrUpdateAndWait(RG, 'aks-n', nicBody('aks-n'), {
+        updateIntervalInMs: 5,
+      }),
+    );
+    expect(err).toMatchObject({ statusCode: 400, code: 'InvalidResourceReference' });
+    expect(err.message).toBe(
+      `Resource ${SUBNET_ID} referenced by resource /subscriptions/${SUBSCRIPTION}/resourceGroups/${RG}/providers/Microsoft.Network/networkInterfaces/aks-n was not found. Please make sure that the referenced resource exists, and that both resources are in the same region.`,
+    );
+    expect(emulator.state.networkInterfaces()).toEqual([]);
+  });
+
+  it('names the virtual network when the subnet is in a network that does not exist', async () => {
+    const { network } = clients(emulator);
+    const err = await restError(
+      network.networkInterfaces.beginCreateOrUpdateAndWait(RG, 'aks-v', nicBody('aks-v'), {
+        updateIntervalInMs: 5,
+      }),
+    );
+    expect(err).toMatchObject({ statusCode: 400, code: 'InvalidResourceReference' });
+    expect(err.message).toMatch(
+      /^Resource \/subscriptions\/.*\/virtualNetworks\/vnet referenced by resource .*\/networkInterfaces\/aks-v was not found\./,
+    );
+  });
+
+  it('accepts an existing subnet named in another case', async () => {
+    emulator.putSubnet({ id: SUBNET_ID.toLowerCase() });
+    const { network } = clients(emulator);
+    const nic = await network.networkInterfaces.beginCreateOrUpdateAndWait(
+      RG,
+      'aks-c',
+      nicBody('aks-c'),
+      { updateIntervalInMs: 5 },
+    );
+    expect(nic.provisioningState).toBe('Succeeded');
+  });
+});

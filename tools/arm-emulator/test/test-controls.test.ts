@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startArmEmulator, type ArmEmulator } from '../src/index.js';
-import { RG, clients, nicBody, vmBody } from './sdk-clients.js';
+import { RG, SUBNET_ID, clients, nicBody, vmBody } from './sdk-clients.js';
 
 const fast = { updateIntervalInMs: 5 };
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
   emulator = await startArmEmulator();
+  emulator.putSubnet({ id: SUBNET_ID });
 });
 afterEach(async () => emulator.stop());
 

@@ -1,9 +1,10 @@
 /**
- * The ARM SDK clients the provider uses: @azure/arm-compute (VMs, disks) and @azure/arm-network
- * (NICs; subnets, which may sit in another subscription than the nodes), on one credential. Throttling is the SDK pipeline's job: its retry policy honours 429 +
- * Retry-After (and retries 5xx with exponential backoff) up to `maxRetries` times.
+ * The ARM SDK clients the provider uses: @azure/arm-compute (VMs, disks; disk encryption sets,
+ * which may sit in another subscription than the nodes) and @azure/arm-network (NICs; subnets,
+ * likewise), on one credential. Throttling is the SDK pipeline's job: its retry policy honours
+ * 429 + Retry-After (and retries 5xx with exponential backoff) up to `maxRetries` times.
  */
-import { ComputeManagementClient } from '@azure/arm-compute';
+import { ComputeManagementClient, type DiskEncryptionSetsOperations } from '@azure/arm-compute';
 import { NetworkManagementClient, type Subnets } from '@azure/arm-network';
 import type { TokenCredential } from '@azure/core-auth';
 
@@ -36,6 +37,13 @@ export interface ArmClients {
    * subscription than the cluster's nodes, and the SDK binds the subscription per client.
    */
   subnets(subscriptionId: string): Subnets;
+  /**
+   * The disk encryption sets operations of a subscription (GUID, case-insensitive):
+   * `compute.diskEncryptionSets` for the nodes' subscription, else a compute client of that
+   * subscription made once and reused, as {@link ArmClients.subnets}. A disk encryption set
+   * (`NODE_OSDISK_DISKENCRYPTIONSET_ID`) often lives in a separate security subscription.
+   */
+  diskEncryptionSets(subscriptionId: string): DiskEncryptionSetsOperations;
 }
 
 /** Builds the clients; token scope is always ARM's (`https://management.azure.com/.default`). */
@@ -58,20 +66,33 @@ export function createArmClients(options: ArmClientOptions): ArmClients {
       $host: endpoint,
       credentialScopes: [scope],
     });
-  const network = networkClient(options.subscriptionId);
-  const others = new Map<string, NetworkManagementClient>();
-  return {
-    compute: new ComputeManagementClient(options.credential, options.subscriptionId, {
+  const computeClient = (subscriptionId: string) =>
+    new ComputeManagementClient(options.credential, subscriptionId, {
       ...common,
       credentials: { scopes: [scope] },
-    }),
+    });
+  const network = networkClient(options.subscriptionId);
+  const compute = computeClient(options.subscriptionId);
+  const otherNetworks = new Map<string, NetworkManagementClient>();
+  const otherComputes = new Map<string, ComputeManagementClient>();
+  /** The client of `subscriptionId`: `own` for the nodes' subscription, else one made once. */
+  const of = <C>(
+    subscriptionId: string,
+    own: C,
+    others: Map<string, C>,
+    make: (subscriptionId: string) => C,
+  ): C => {
+    const key = subscriptionId.toLowerCase();
+    if (key === options.subscriptionId.toLowerCase()) return own;
+    let client = others.get(key);
+    if (!client) others.set(key, (client = make(subscriptionId)));
+    return client;
+  };
+  return {
+    compute,
     network,
-    subnets(subscriptionId) {
-      const key = subscriptionId.toLowerCase();
-      if (key === options.subscriptionId.toLowerCase()) return network.subnets;
-      let client = others.get(key);
-      if (!client) others.set(key, (client = networkClient(subscriptionId)));
-      return client.subnets;
-    },
+    subnets: (subscriptionId) => of(subscriptionId, network, otherNetworks, networkClient).subnets,
+    diskEncryptionSets: (subscriptionId) =>
+      of(subscriptionId, compute, otherComputes, computeClient).diskEncryptionSets,
   };
 }

@@ -65,13 +65,18 @@ export interface VmInputs {
   readonly encryptionAtHost?: boolean;
   readonly trustedLaunch?: { readonly vtpm: boolean; readonly secureBoot: boolean };
   readonly ultraSSD?: boolean;
+  /**
+   * `NODE_OSDISK_DISKENCRYPTIONSET_ID`: the disk encryption set named on the OS disk, managed or
+   * ephemeral (see storage-profile.ts).
+   */
   readonly diskEncryptionSetID?: string;
 }
 
 /**
- * The VM: size, zone, image, OS disk (ephemeral when it fits), NIC (deleted with the VM), Linux
- * profile with SSH key only and the bootstrap custom data, user-assigned identities, tags; spot
- * VMs get priority Spot, eviction policy Delete and max price -1 (pay up to on-demand).
+ * The VM: size, zone, image, OS disk (ephemeral when it fits; the disk encryption set when one is
+ * configured), NIC (deleted with the VM), Linux profile with SSH key only and the bootstrap custom
+ * data, user-assigned identities, tags; spot VMs get priority Spot, eviction policy Delete and max
+ * price -1 (pay up to on-demand).
  */
 export function virtualMachineBody(inputs: VmInputs): VirtualMachine {
   const spot = inputs.capacityType === 'spot';

@@ -170,6 +170,7 @@ describe('create: the launch', () => {
 
   it('honours the zone requirement and the NodeClass subnet, and picks the gen1 image for a gen1-only size', async () => {
     const subnet = SUBNET.replace('/nodes', '/pool-b');
+    h.arm.putSubnet({ id: subnet });
     h.nodeClasses.set('default', readyNodeClass({ vnetSubnetID: subnet }));
     const launched = await h.provider.create(
       nodeClaim('general-zone3', {
@@ -227,6 +228,54 @@ describe('create: the launch', () => {
     await expect(
       h.provider.create(nodeClaim('general-big01', { requests: { cpu: '64' } })),
     ).rejects.toBeInstanceOf(InsufficientCapacityError);
+  });
+});
+
+describe('create: the OS disk encryption set (NODE_OSDISK_DISKENCRYPTIONSET_ID)', () => {
+  const DES = `/subscriptions/${SUBSCRIPTION}/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/nodes-des`;
+  beforeEach(async () => {
+    await h.stop();
+    h = await startHarness({ diskEncryptionSetID: DES });
+    h.arm.putDiskEncryptionSet({ id: DES, location: 'southcentralus' });
+  });
+
+  it('encrypts the managed OS disk with the set: ARM creates the disk with the customer key', async () => {
+    await h.provider.create(nodeClaim('general-des01', { instanceTypes: ['Standard_D2s_v3'] }));
+    const osDisk = (storedVm(h, 'aks-general-des01') as Json)['properties'].storageProfile.osDisk;
+    expect(osDisk.diffDiskSettings).toBeUndefined();
+    expect(osDisk.managedDisk).toMatchObject({
+      storageAccountType: 'Premium_LRS',
+      diskEncryptionSet: { id: DES },
+    });
+    expect(h.arm.state.disks()[0]?.properties['encryption']).toEqual({
+      type: 'EncryptionAtRestWithCustomerKey',
+      diskEncryptionSetId: DES,
+    });
+  });
+
+  it('keeps an ephemeral OS disk ephemeral and names the set on it too, as upstream does', async () => {
+    h.nodeClasses.set('default', readyNodeClass({ osDiskSizeGB: 50 }));
+    await h.provider.create(nodeClaim('general-des02', { instanceTypes: ['Standard_D2s_v3'] }));
+    const osDisk = (storedVm(h, 'aks-general-des02') as Json)['properties'].storageProfile.osDisk;
+    expect(osDisk).toMatchObject({
+      caching: 'ReadOnly',
+      diffDiskSettings: { option: 'Local', placement: 'CacheDisk' },
+      managedDisk: { diskEncryptionSet: { id: DES } },
+    });
+    // No storage account type: an ephemeral disk lives on the host, not in Azure Storage.
+    expect(osDisk.managedDisk.storageAccountType).toBeUndefined();
+    expect(h.arm.state.disks()).toHaveLength(0);
+  });
+
+  it('a set that does not exist: CreateError with ARM code and message, no NIC or VM left', async () => {
+    h.arm.removeDiskEncryptionSet(DES);
+    await expect(h.provider.create(nodeClaim('general-des03'))).rejects.toMatchObject({
+      name: 'CreateError',
+      reason: 'LaunchFailed',
+      message: expect.stringContaining(`BadRequest: DiskEncryptionSet '${DES}' was not found.`),
+    });
+    expect(h.arm.state.networkInterfaces()).toHaveLength(0);
+    expect(h.arm.state.virtualMachines()).toHaveLength(0);
   });
 });
 

@@ -154,6 +154,8 @@ export async function startHarness(
 ): Promise<Harness> {
   const booted: BootedVirtualMachine[] = [];
   const arm = await startArmEmulator({ onVmBooted: (b) => void booted.push(b) });
+  // ARM refuses a NIC whose subnet does not exist.
+  arm.putSubnet({ id: SUBNET });
   const clients = createArmClients({
     subscriptionId: SUBSCRIPTION,
     credential: staticCredential,
