@@ -21,6 +21,7 @@ import {
 import type { LeaderElector } from '@karpenter-ts/kube';
 import type { AzureCloudProvider, ArmClientOptions } from '@karpenter-ts/provider-azure';
 import { connectCluster, podNamespace, type ClusterRuntime } from './kube/cluster.js';
+import { informerFailureHint } from './kube/informer-failure-hint.js';
 import { HealthChecks } from './observability/health.js';
 import { startHttpServer, type RunningServer } from './observability/http-server.js';
 import { componentLogger, createLogger, type Logger } from './observability/logger.js';
@@ -213,8 +214,13 @@ export async function startOperator(
       nodeClasses: [azureSettings !== undefined ? AKSNodeClassResource : SimNodeClassResource],
       userAgent: `karpenter-ts-controller/${env.version}`,
       rateLimit: { qps: options.kubeClientQps, burst: options.kubeClientBurst },
-      onInformerError: (err, resource) =>
-        logger.warn({ resource, error: errorText(err) }, 'listing or watching failed; retrying'),
+      onInformerError: (err, resource) => {
+        const hint = informerFailureHint(err, resource);
+        logger.warn(
+          { resource, error: errorText(err), ...(hint !== undefined ? { hint } : {}) },
+          'listing or watching failed; retrying',
+        );
+      },
     });
     const c = cluster;
     health.addReadyCheck('cache-sync', () => c.synced);
