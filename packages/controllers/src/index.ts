@@ -37,3 +37,5 @@ export * from './simulation/kube-scheduler.js';
 export * from './simulation/controller-loop.js';
 export * from './nodepool/validation/controller.js';
 export * from './nodepool/readiness/controller.js';
+export * from './nodepool/counter/resources.js';
+export * from './nodepool/counter/controller.js';

@@ -2,7 +2,7 @@
  * Runs every controller of this package against a {@link MemoryKubeClient} and a cloud
  * provider on a {@link ManualClock}, in fixed ticks: the in-memory stand-in for the operator's
  * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: NodePool
- * validation and readiness, the kube-scheduler stand-in, the provisioning triggers, the provisioner, the node claim lifecycle
+ * validation, readiness and counter, the kube-scheduler stand-in, the provisioning triggers, the provisioner, the node claim lifecycle
  * for every NodeClaim, the kubelet stand-in, node termination for every deleting Node, and
  * garbage collection when due; then the clock moves one tick. Reconcilers are level-triggered
  * and idempotent, so running each one every tick is correct, only less economical than
@@ -13,6 +13,7 @@ import type { ManualClock } from '../clock.js';
 import { GarbageCollection } from '../garbagecollection/controller.js';
 import type { MemoryKubeClient } from '../kube/memory-client.js';
 import { NodeClaimLifecycle } from '../nodeclaim/lifecycle/controller.js';
+import { NodePoolCounter } from '../nodepool/counter/controller.js';
 import { NodePoolReadiness } from '../nodepool/readiness/controller.js';
 import { NodePoolValidation } from '../nodepool/validation/controller.js';
 import { Provisioner, type ProvisionerOptions } from '../provisioning/provisioner.js';
@@ -45,6 +46,7 @@ export class ControllerLoop {
   readonly cluster: Cluster;
   readonly nodePoolValidation: NodePoolValidation;
   readonly nodePoolReadiness: NodePoolReadiness;
+  readonly nodePoolCounter: NodePoolCounter;
   readonly provisioner: Provisioner;
   readonly lifecycle: NodeClaimLifecycle;
   readonly termination: NodeTermination;
@@ -59,6 +61,7 @@ export class ControllerLoop {
     this.cluster = new Cluster(clock);
     this.nodePoolValidation = new NodePoolValidation({ client, clock });
     this.nodePoolReadiness = new NodePoolReadiness({ client, cloudProvider, clock });
+    this.nodePoolCounter = new NodePoolCounter({ client, cluster: this.cluster, cloudProvider });
     this.provisioner = new Provisioner({
       ...(o.provisioner ?? {}),
       client,
@@ -94,6 +97,7 @@ export class ControllerLoop {
     for (const pool of await client.list('NodePool')) {
       await this.nodePoolValidation.reconcile(pool.metadata.name ?? '');
       await this.nodePoolReadiness.reconcile(pool.metadata.name ?? '');
+      await this.nodePoolCounter.reconcile(pool.metadata.name ?? '');
     }
     await this.kubeScheduler?.reconcile();
     for (const pod of await client.list('Pod')) reconcilePodTrigger(this.provisioner, pod);
