@@ -57,14 +57,17 @@ function hardTaints(taints: readonly Taint[]): Taint[] {
 /**
  * Groups a template's instance types by the set of DaemonSets that would run on them: a daemon
  * counts when it tolerates the template's taints and one of its alternatives is compatible with
- * the template requirements (well-known labels may be undefined) and intersects the instance
- * type's requirements.
+ * the template requirements (the keys in `allowUndefined`, the well-known labels, may be
+ * undefined there) and intersects the instance type's requirements.
+ * @param allowUndefined default Karpenter's well-known labels; pass
+ *   `allowUndefinedWellKnownLabels(providerLabels)` to add a provider's.
  * @returns for each instance type (same order) the index of its group, and the groups.
  */
 export function groupDaemonsByInstanceType(
   daemons: readonly DaemonPod[],
   template: { requirements: Requirements; taints: readonly Taint[] },
   instanceTypeRequirements: readonly Requirements[],
+  allowUndefined: ReadonlySet<string> = WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
 ): { groupOf: number[]; groups: DaemonGroup[] } {
   const taints = hardTaints(template.taints);
   const candidates = daemons
@@ -73,7 +76,7 @@ export function groupDaemonsByInstanceType(
     .map(({ d, i }) => ({
       i,
       alternatives: d.alternatives.filter((a) =>
-        template.requirements.isCompatible(a, WELL_KNOWN_LABELS_ALLOW_UNDEFINED),
+        template.requirements.isCompatible(a, allowUndefined),
       ),
     }))
     .filter((c) => c.alternatives.length > 0);

@@ -28,7 +28,11 @@ export {
   type NodeSelectorRequirementInput,
   type RequirementOperator,
 } from './requirement.js';
-export { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from './requirements.js';
+export {
+  allowUndefinedWellKnownLabels,
+  Requirements,
+  WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
+} from './requirements.js';
 export {
   taintKey,
   tolerates,

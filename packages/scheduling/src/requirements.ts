@@ -10,10 +10,30 @@ import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 /**
  * Label keys a pod may require even when a NodePool does not define them (upstream
  * `AllowUndefinedWellKnownLabels`): `WellKnownLabels` of @karpenter-ts/api — nodepool, zone,
- * region, instance-type, arch, os, capacity-type, windows-build. Providers pass a superset (their
- * own labels added) as `allowUndefined`.
+ * region, instance-type, arch, os, capacity-type, windows-build. This is Karpenter's own set;
+ * with a cloud provider, use {@link allowUndefinedWellKnownLabels} to add the provider's labels.
  */
 export const WELL_KNOWN_LABELS_ALLOW_UNDEFINED: ReadonlySet<string> = WellKnownLabels;
+
+/**
+ * Karpenter's well-known labels plus a cloud provider's (e.g. `karpenter.azure.com/sku-cpu`,
+ * `karpenter.k8s.aws/instance-cpu`, `karpenter.kwok.sh/instance-cpu`): the keys a pod may
+ * require although its NodePool leaves them undefined, so it may pick any value the NodePool
+ * leaves open and instance-type filtering then keeps the types that have it. Upstream providers
+ * add their labels to the global `v1.WellKnownLabels` at init; here the caller passes them.
+ * Keys are normalised (`normalizeLabelKey`).
+ * @returns WELL_KNOWN_LABELS_ALLOW_UNDEFINED itself when `providerLabels` adds nothing, else a
+ *   new set.
+ */
+export function allowUndefinedWellKnownLabels(
+  providerLabels: Iterable<string> = [],
+): ReadonlySet<string> {
+  const extra = [...providerLabels]
+    .map(normalizeLabelKey)
+    .filter((k) => !WELL_KNOWN_LABELS_ALLOW_UNDEFINED.has(k));
+  if (extra.length === 0) return WELL_KNOWN_LABELS_ALLOW_UNDEFINED;
+  return new Set([...WELL_KNOWN_LABELS_ALLOW_UNDEFINED, ...extra]);
+}
 
 /** Shared `Exists` requirements returned by `get` for absent keys (requirements are immutable). */
 const EXISTS_BY_KEY = new Map<string, Requirement>();
@@ -155,7 +175,8 @@ export class Requirements implements Iterable<Requirement> {
    * Whether `other` (e.g. a pod's requirements) can be met by this set (e.g. a NodePool's), as
    * upstream `Compatible`: every key `other` requires that this set does not define must be
    * NotIn/DoesNotExist (a node without the label satisfies those) unless it is in
-   * `allowUndefined` (pass WELL_KNOWN_LABELS_ALLOW_UNDEFINED for well-known labels); then every
+   * `allowUndefined` (pass `allowUndefinedWellKnownLabels(providerLabels)` for well-known
+   * labels); then every
    * shared key must intersect (see `intersects`).
    * @returns undefined when compatible, else every reason joined by "; ", e.g.
    *   `label "example.com/team" does not have known values` (with a `(typo of "…"?)` hint when a

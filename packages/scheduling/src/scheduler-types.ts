@@ -83,6 +83,13 @@ export interface SchedulerOptions<IT extends SchedulerInstanceType = SchedulerIn
   readonly maxInstanceTypes?: number;
   /** Namespace labels, for pod-affinity `namespaceSelector`s. */
   readonly namespaceLabels?: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * The cloud provider's well-known labels (e.g. `karpenter.azure.com/sku-cpu`), added to
+   * Karpenter's own: a pod may require them although its NodePool does not define them, and the
+   * instance types then decide which values exist (upstream providers add theirs to
+   * `v1.WellKnownLabels`). Default none: only Karpenter's well-known labels.
+   */
+  readonly wellKnownLabels?: Iterable<string>;
 }
 
 /** A node claim the scheduler wants launched. */

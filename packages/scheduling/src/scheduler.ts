@@ -37,7 +37,7 @@ import { buildPodData, constraintRequirements, type PodData } from './pod-data.j
 import { podRequests } from './pod-requests.js';
 import { SchedulingQueue } from './queue.js';
 import { Requirement } from './requirement.js';
-import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from './requirements.js';
+import { allowUndefinedWellKnownLabels, Requirements } from './requirements.js';
 import {
   addResources,
   fits,
@@ -65,7 +65,6 @@ import {
 } from './topology/topology.js';
 
 const HOSTNAME = Labels.Hostname;
-const WELL_KNOWN = WELL_KNOWN_LABELS_ALLOW_UNDEFINED;
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
 /** Claims tried in plain order before a pod with topology constraints switches to the domain index. */
 const SCAN_BEFORE_INDEX = 48;
@@ -146,6 +145,8 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   /** What an attempt derives from its constraints alone (the templates and catalog are fixed). */
   private readonly attemptStatics = new WeakMap<PodConstraints, AttemptStatic>();
   private readonly groupSpecs: TopologyGroupSpecs;
+  /** Keys a pod may require that a NodePool leaves undefined: Karpenter's and the provider's well-known labels. */
+  private readonly allowUndefined: ReadonlySet<string>;
 
   /**
    * @throws Error naming the field for malformed options (pools, quantities, requirements, an
@@ -168,6 +169,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     if (!Number.isInteger(this.maxInstanceTypes) || this.maxInstanceTypes < 1) {
       throw new Error(`maxInstanceTypes must be a positive integer, got ${this.maxInstanceTypes}`);
     }
+    this.allowUndefined = allowUndefinedWellKnownLabels(options.wellKnownLabels);
     this.solver = createSolver(options.solver ?? 'wasm');
     this.groupSpecs = new TopologyGroupSpecs(options.namespaceLabels);
     this.daemons = (options.daemonSetPods ?? []).map((p) => daemonPod(p));
@@ -196,6 +198,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
         this.daemons,
         t,
         t.instanceTypes.map((it) => it.requirements),
+        this.allowUndefined,
       );
       const base = groups.length;
       groups.push(...poolGroups);
@@ -280,6 +283,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       relaxed: (constraints: PodConstraints) => this.relaxed(constraints),
       groupSpecs: this.groupSpecs,
       attemptStatics: this.attemptStatics,
+      allowUndefined: this.allowUndefined,
     };
   }
 }
@@ -359,7 +363,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     this.scratch = new Uint32Array(this.catalog.words);
     this.fit = new Uint32Array(this.catalog.words);
     this.zeros = new Float64Array(this.columns.length);
-    this.topology = new Topology(this.domains, this.s.groupSpecs);
+    this.topology = new Topology(this.domains, this.s.groupSpecs, this.s.allowUndefined);
     this.registerDomains();
     this.remaining = this.templates.map((t) =>
       t.limits === undefined ? undefined : { ...t.limits },
@@ -555,7 +559,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const templateRejection = this.templates.map((t) => {
       const taints = toleratesAll(tolerations, t.taints);
       if (taints !== undefined) return taints;
-      const incompatible = t.requirements.compatible(requirements, WELL_KNOWN);
+      const incompatible = t.requirements.compatible(requirements, this.s.allowUndefined);
       return incompatible === undefined ? undefined : `incompatible requirements, ${incompatible}`;
     });
     const portMask = d.hostPorts.length > 0 ? this.catalog.hostPortMask(d.hostPorts) : undefined;
@@ -733,7 +737,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
   /** Whether the claim can take the pod; adds it when `commit` (the default). */
   private tryClaim(claim: ClaimState, a: Attempt, commit = true): boolean {
     if (a.templateRejection[claim.template] !== undefined) return false;
-    if (!claim.requirements.isCompatible(a.requirements, WELL_KNOWN)) return false;
+    if (!claim.requirements.isCompatible(a.requirements, this.s.allowUndefined)) return false;
     const d = a.data;
     if (d.hostPorts.length > 0 && claim.hostPorts.conflict(d.hostPorts) !== undefined) return false;
     let reqs = intersectOrSame(claim.requirements, a.requirements);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  allowUndefinedWellKnownLabels,
   Requirement,
   RequirementError,
   Requirements,
@@ -137,6 +138,25 @@ describe('Requirements.compatible (a pod against a NodePool)', () => {
     );
     const zonePod = reqs({ key: 'zone', operator: 'In', values: ['z1'] });
     expect(pool.compatible(zonePod)).toMatch(/typo of "topology.kubernetes.io\/zone"/);
+  });
+
+  it("allows a provider's well-known labels once they are added to Karpenter's", () => {
+    const generation = 'karpenter.k8s.aws/instance-generation';
+    const hypervisor = 'karpenter.k8s.aws/instance-hypervisor';
+    const awsPool = reqs({ key: generation, operator: 'Gt', values: ['2'] });
+    const pod = reqs({ key: hypervisor, operator: 'In', values: ['nitro'] });
+    const allow = allowUndefinedWellKnownLabels([generation, hypervisor]);
+    expect(awsPool.compatible(pod, allow)).toBeUndefined();
+    expect(allow.has(ZONE)).toBe(true);
+    // Karpenter's set alone knows nothing of the provider's label.
+    expect(awsPool.compatible(pod, WELL_KNOWN_LABELS_ALLOW_UNDEFINED)).toMatch(
+      /^label "karpenter.k8s.aws\/instance-hypervisor" does not have known values/,
+    );
+  });
+
+  it("returns Karpenter's own set when a provider adds no labels", () => {
+    expect(allowUndefinedWellKnownLabels()).toBe(WELL_KNOWN_LABELS_ALLOW_UNDEFINED);
+    expect(allowUndefinedWellKnownLabels([ZONE])).toBe(WELL_KNOWN_LABELS_ALLOW_UNDEFINED);
   });
 
   it('lists every failing key', () => {

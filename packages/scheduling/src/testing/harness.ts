@@ -20,6 +20,8 @@ export interface TestEnvironment {
   preferencePolicy?: 'Respect' | 'Ignore';
   minValuesPolicy?: 'Strict' | 'BestEffort';
   maxInstanceTypes?: number;
+  /** The provider's well-known labels (see `SchedulerOptions.wellKnownLabels`). */
+  wellKnownLabels?: string[];
 }
 
 /** The scheduler options of an environment. */
@@ -38,6 +40,7 @@ export function schedulerOptions(env: TestEnvironment): SchedulerOptions<TestIns
     preferencePolicy: env.preferencePolicy ?? 'Respect',
     minValuesPolicy: env.minValuesPolicy ?? 'Strict',
     ...(env.maxInstanceTypes !== undefined ? { maxInstanceTypes: env.maxInstanceTypes } : {}),
+    ...(env.wellKnownLabels !== undefined ? { wellKnownLabels: env.wellKnownLabels } : {}),
   };
 }
 

@@ -24,7 +24,7 @@ import { compileLabelSelector } from '../label-selector.js';
 import { checkMinValues } from '../min-values.js';
 import { nodePoolTemplate, parseLimits } from '../node-pool-template.js';
 import { podRequests } from '../pod-requests.js';
-import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '../requirements.js';
+import { allowUndefinedWellKnownLabels, Requirements } from '../requirements.js';
 import { addResources, fits, subtractResources, type ResourceList } from '../resources.js';
 import type { PreferencePolicy } from '../pod-constraints.js';
 import type {
@@ -44,6 +44,8 @@ export interface ValidationInput {
   readonly pods: readonly Pod[];
   readonly preferencePolicy?: PreferencePolicy;
   readonly minValuesPolicy?: 'Strict' | 'BestEffort';
+  /** The provider's well-known labels the scheduler was given (see `SchedulerOptions`). */
+  readonly wellKnownLabels?: Iterable<string>;
 }
 
 /** One node of the final assignment (a new node claim or an existing node). */
@@ -123,6 +125,7 @@ function possible(
  */
 export function validateAssignment(results: SchedulingResults, input: ValidationInput): void {
   const problems: string[] = [];
+  const allowUndefined = allowUndefinedWellKnownLabels(input.wellKnownLabels);
   const seen = new Map<Pod, string>();
   const note = (p: Pod, where: string) => {
     const before = seen.get(p);
@@ -142,9 +145,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
       return;
     }
     const template = nodePoolTemplate(pool, input.instanceTypes.get(claim.nodePoolName) ?? []);
-    if (
-      !template.requirements.isCompatible(claim.requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED)
-    ) {
+    if (!template.requirements.isCompatible(claim.requirements, allowUndefined)) {
       problems.push(
         `${label}: requirements ${claim.requirements.toString()} leave the nodepool's ${template.requirements.toString()}`,
       );
@@ -154,6 +155,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
       daemons,
       template,
       claim.instanceTypeOptions.map((it) => it.requirements),
+      allowUndefined,
     );
     const podSum = addResources(...claim.pods.map((p) => podRequests(p)));
     claim.instanceTypeOptions.forEach((it, j) => {
@@ -255,11 +257,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
         if (!hardTaintTolerated(p, taint))
           problems.push(`${node.label}: pod ${name(p)} does not tolerate taint ${taint.key}`);
       }
-      if (
-        !podAlternatives(p).some((alt) =>
-          node.requirements.isCompatible(alt, WELL_KNOWN_LABELS_ALLOW_UNDEFINED),
-        )
-      ) {
+      if (!podAlternatives(p).some((alt) => node.requirements.isCompatible(alt, allowUndefined))) {
         problems.push(
           `${node.label}: requirements ${node.requirements.toString()} do not meet pod ${name(p)}'s node affinity`,
         );

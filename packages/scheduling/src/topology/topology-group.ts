@@ -30,11 +30,16 @@ export interface TopologyNodeFilter {
   readonly key: string;
 }
 
-/** Whether a node with these taints and requirements is counted by the filter. */
+/**
+ * Whether a node with these taints and requirements is counted by the filter. The filter's keys
+ * in `allowUndefined` (the well-known labels) may be undefined on the node's requirements (a
+ * node claim that has not picked a value yet), as upstream.
+ */
 export function nodeFilterMatches(
   filter: TopologyNodeFilter | undefined,
   taints: readonly Taint[],
   requirements: Requirements,
+  allowUndefined: ReadonlySet<string> = WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
 ): boolean {
   if (filter === undefined) return true;
   if (filter.tolerations !== undefined && toleratesAll(filter.tolerations, taints) !== undefined) {
@@ -42,7 +47,7 @@ export function nodeFilterMatches(
   }
   if (
     filter.requirements !== undefined &&
-    !requirements.isCompatible(filter.requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED)
+    !requirements.isCompatible(filter.requirements, allowUndefined)
   ) {
     return false;
   }

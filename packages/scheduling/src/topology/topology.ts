@@ -20,7 +20,7 @@ import type {
 import { Labels } from '@karpenter-ts/api';
 import { compileLabelSelector, type LabelMatcher } from '../label-selector.js';
 import { Requirement } from '../requirement.js';
-import { Requirements } from '../requirements.js';
+import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '../requirements.js';
 import type { PodConstraints } from '../pod-constraints.js';
 import type { TopologyDomains } from './domains.js';
 import {
@@ -127,6 +127,11 @@ export class Topology {
      * are the same in every batch; only their counts differ).
      */
     private readonly specs: TopologyGroupSpecs = new TopologyGroupSpecs(),
+    /**
+     * Keys a spread's node filter may require that a node's requirements leave undefined
+     * (Karpenter's and the provider's well-known labels).
+     */
+    private readonly allowUndefined: ReadonlySet<string> = WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
   ) {}
 
   /** Number of groups created so far. */
@@ -265,7 +270,11 @@ export class Topology {
       const g = groups[i] as TopologyGroup;
       if (labelMatched ? !g.selectsNamespace(pod.namespace) : !g.selects(pod.namespace, pod.labels))
         continue;
-      if (g.kind === 'spread' && !nodeFilterMatches(g.nodeFilter, taints, requirements)) continue;
+      if (
+        g.kind === 'spread' &&
+        !nodeFilterMatches(g.nodeFilter, taints, requirements, this.allowUndefined)
+      )
+        continue;
       g.record(requirements.get(g.key));
     }
   }
@@ -546,7 +555,10 @@ export class Topology {
       if (g.inverse) {
         if (p.inverseHashes.includes(hash)) g.record(p.requirements.get(g.key));
       } else if (g.selects(p.pod.namespace, p.pod.labels)) {
-        if (g.kind === 'spread' && !nodeFilterMatches(g.nodeFilter, p.taints, p.requirements))
+        if (
+          g.kind === 'spread' &&
+          !nodeFilterMatches(g.nodeFilter, p.taints, p.requirements, this.allowUndefined)
+        )
           continue;
         g.record(p.requirements.get(g.key));
       }
