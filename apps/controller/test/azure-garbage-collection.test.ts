@@ -215,6 +215,8 @@ describe('Azure garbage collection on the ARM emulator', () => {
 
   beforeEach(async () => {
     arm = await startArmEmulator();
+    // ARM refuses a NIC whose subnet does not exist.
+    arm.putSubnet({ id: SUBNET });
     client = new MemoryKubeClient({ clock: new ManualClock() });
     provider = new AzureCloudProvider({
       clients: createArmClients({

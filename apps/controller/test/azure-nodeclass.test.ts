@@ -18,6 +18,7 @@ import {
   allAzureSkus,
   checkSubnetReadiness,
   createArmClients,
+  validateDiskEncryptionSet,
   type AKSNodeClass,
   type AKSNodeClassStatus,
   type ArmClients,
@@ -63,6 +64,7 @@ const subnetGets = () => arm.state.requestsTo('GET', '/subnets/').length;
 afterEach(() => {
   arm.faults.clear();
   for (const id of arm.state.subnets.ids()) arm.removeSubnet(id);
+  for (const id of arm.state.diskEncryptionSets.ids()) arm.removeDiskEncryptionSet(id);
 });
 
 /** The controller's subnet check against the emulator, for cluster subnet `clusterSubnetID`. */
@@ -76,6 +78,22 @@ function subnetCheck(clusterSubnetID = CLUSTER_SUBNET): AKSNodeClassStatusContex
       },
       spec,
     );
+}
+
+/** A disk encryption set of the cluster, in its own resource group. */
+const DES = `/subscriptions/${SUBSCRIPTION}/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/nodes-des`;
+/** Disk encryption set GETs the emulator answered so far. */
+const desGets = () => arm.state.requestsTo('GET', '/diskEncryptionSets/').length;
+
+/** The controller's disk encryption set check against the emulator, for `NODE_OSDISK_DISKENCRYPTIONSET_ID`. */
+function desCheck(
+  diskEncryptionSetID: string | undefined,
+): AKSNodeClassStatusContext['diskEncryptionSet'] {
+  return () =>
+    validateDiskEncryptionSet({
+      diskEncryptionSets: (s) => armClients.diskEncryptionSets(s),
+      diskEncryptionSetID,
+    });
 }
 
 /** An in-memory community gallery: definition -> versions. */
@@ -133,6 +151,7 @@ beforeEach(() => {
     kubernetesVersion: async () => serverVersion,
     images: new NodeImageResolver({ compute: gallery.compute, location: 'eastus', clock }),
     subnets: subnetCheck(),
+    diskEncryptionSet: desCheck(undefined),
     maintenanceWindow: async () => window,
   };
 });
@@ -487,9 +506,88 @@ describe('AKSNodeClass SubnetsReady, ValidationSucceeded, LocalDNSReady', () => 
   });
 });
 
+describe('AKSNodeClass ValidationSucceeded: the disk encryption set (NODE_OSDISK_DISKENCRYPTIONSET_ID)', () => {
+  beforeEach(() => {
+    arm.putDiskEncryptionSet({ id: DES });
+    ctx = { ...ctx, diskEncryptionSet: desCheck(DES) };
+  });
+
+  it('True when the controller can read the set (one GET per pass); Ready True', async () => {
+    await createNodeClass();
+    const gets = desGets();
+    expect(await reconcile()).toEqual({ requeueAfter: 180 });
+    expect(await condition('ValidationSucceeded')).toMatchObject({
+      status: 'True',
+      reason: 'ValidationSucceeded',
+      message: `disk encryption set ${DES} is readable`,
+    });
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+    expect(desGets() - gets).toBe(1);
+  });
+
+  it('403 AuthorizationFailed: False DiskEncryptionSetRBACMissing naming the Reader role and the set, Ready False, checked again after 1 minute', async () => {
+    arm.faults.authorizationFailed(
+      { resourceType: 'diskEncryptionSets', method: 'GET' },
+      { action: 'Microsoft.Compute/diskEncryptionSets/read', scope: DES, times: 1 },
+    );
+    await createNodeClass();
+    expect(await reconcile()).toEqual({ requeueAfter: 60 });
+    const missing = {
+      status: 'False',
+      reason: 'DiskEncryptionSetRBACMissing',
+      message: expect.stringContaining(
+        `the controller's identity has no Reader role on disk encryption set ${DES}`,
+      ),
+    };
+    expect(await condition('ValidationSucceeded')).toMatchObject(missing);
+    expect(await condition('Ready')).toMatchObject(missing);
+    // The other conditions are still decided.
+    expect(await condition('ImagesReady')).toMatchObject({ status: 'True' });
+    expect(await condition('SubnetsReady')).toMatchObject({ status: 'True' });
+
+    // Reader granted (the fault was for one request): True at the next pass.
+    clock.advance(60);
+    expect(await reconcile()).toEqual({ requeueAfter: 180 });
+    expect(await condition('ValidationSucceeded')).toMatchObject({ status: 'True' });
+    expect(await condition('Ready')).toMatchObject({
+      status: 'True',
+      lastTransitionTime: '2025-06-01T00:01:00.000Z',
+    });
+  });
+
+  it('a set that does not exist: False DiskEncryptionSetNotFound naming it', async () => {
+    arm.removeDiskEncryptionSet(DES);
+    await createNodeClass();
+    expect(await reconcile()).toEqual({ requeueAfter: 60 });
+    expect(await condition('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'DiskEncryptionSetNotFound',
+      message: `disk encryption set ${DES} (NODE_OSDISK_DISKENCRYPTIONSET_ID) not found`,
+    });
+  });
+
+  it('any other ARM failure: False DiskEncryptionSetUnknownError with ARM code and message, retried after 1 minute', async () => {
+    arm.faults.add({
+      match: { resourceType: 'diskEncryptionSets' },
+      effect: { kind: 'error', status: 500, code: 'InternalServerError', message: 'try later' },
+      times: 2, // the SDK retries once
+    });
+    await createNodeClass();
+    expect(await reconcile()).toEqual({ requeueAfter: 60 });
+    expect(await condition('ValidationSucceeded')).toMatchObject({
+      status: 'False',
+      reason: 'DiskEncryptionSetUnknownError',
+      message: `getting disk encryption set ${DES}: InternalServerError: try later`,
+    });
+    clock.advance(60);
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+  });
+});
+
 describe('create follows Ready', () => {
-  it('refuses (NodeClassNotReady) a NodeClass whose subnet is missing, launching nothing; launches once SubnetsReady', async () => {
-    // Images from the emulator's gallery, so the VM create accepts them.
+  /** Images from the emulator's gallery, so the VM create accepts them. */
+  beforeEach(() => {
     ctx = {
       ...ctx,
       images: new NodeImageResolver({
@@ -498,12 +596,11 @@ describe('create follows Ready', () => {
         clock,
       }),
     };
-    const missing = `${VNET}/subnets/batch`;
-    await createNodeClass({ imageFamily: 'Ubuntu', vnetSubnetID: missing });
-    await reconcile();
-    expect(await condition('Ready')).toMatchObject({ status: 'False', reason: 'SubnetNotFound' });
+  });
 
-    const provider = new AzureCloudProvider({
+  /** The provider over the emulator, with the operator's disk encryption set when given. */
+  function provider(diskEncryptionSetID?: string): AzureCloudProvider {
+    return new AzureCloudProvider({
       clients: armClients,
       subscriptionId: SUBSCRIPTION,
       location: 'southcentralus',
@@ -513,16 +610,20 @@ describe('create follows Ready', () => {
       kubeletBootstrapToken: 'abcdef.0123456789abcdef',
       sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE test',
       vnetSubnetID: CLUSTER_SUBNET,
+      ...(diskEncryptionSetID !== undefined ? { diskEncryptionSetID } : {}),
       getNodeClass: async (name) =>
         (await client.get('NodeClass', { name, nodeClass: kind })) as AKSNodeClass | undefined,
       skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
       random: () => 0,
       pollIntervalMs: 5,
     });
-    const claim: NodeClaim = {
+  }
+
+  function claim(name: string): NodeClaim {
+    return {
       apiVersion: 'karpenter.sh/v1',
       kind: 'NodeClaim',
-      metadata: { name: 'general-sub01', labels: { 'karpenter.sh/nodepool': 'general' } },
+      metadata: { name, labels: { 'karpenter.sh/nodepool': 'general' } },
       spec: {
         nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
         requirements: [
@@ -532,23 +633,73 @@ describe('create follows Ready', () => {
         resources: { requests: { cpu: '500m' } },
       },
     };
-    const puts = () => arm.state.requests.filter((r) => r.method === 'PUT').length;
-    const putsBefore = puts();
-    const refused = await provider.create(claim).then(
+  }
+
+  const puts = () => arm.state.requests.filter((r) => r.method === 'PUT').length;
+
+  /** The error `create` rejects with, after checking it sent no PUT. */
+  async function refused(p: AzureCloudProvider, c: NodeClaim): Promise<unknown> {
+    const before = puts();
+    const err = await p.create(c).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(refused).toBeInstanceOf(NodeClassNotReadyError);
-    expect((refused as Error).message).toContain(`subnet ${missing} not found`);
-    expect(puts()).toBe(putsBefore);
+    expect(puts()).toBe(before);
+    return err;
+  }
+
+  it('refuses (NodeClassNotReady) a NodeClass whose subnet is missing, launching nothing; launches once SubnetsReady', async () => {
+    const missing = `${VNET}/subnets/batch`;
+    await createNodeClass({ imageFamily: 'Ubuntu', vnetSubnetID: missing });
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({ status: 'False', reason: 'SubnetNotFound' });
+
+    const p = provider();
+    const err = await refused(p, claim('general-sub01'));
+    expect(err).toBeInstanceOf(NodeClassNotReadyError);
+    expect((err as Error).message).toContain(`subnet ${missing} not found`);
 
     arm.putSubnet({ id: missing });
     await reconcile();
     expect(await condition('Ready')).toMatchObject({ status: 'True' });
-    const launched = await provider.create(claim);
+    const launched = await p.create(claim('general-sub01'));
     expect(launched.status?.providerID).toContain('/virtualMachines/aks-general-sub01');
     const nic = arm.state.networkInterfaces(NODE_RG)[0];
     expect(JSON.stringify(nic?.properties['ipConfigurations'])).toContain(missing);
+  });
+
+  it('refuses while ValidationSucceeded is False (no Reader on the disk encryption set); once granted, launches with the set on the OS disk', async () => {
+    arm.putDiskEncryptionSet({ id: DES });
+    ctx = { ...ctx, diskEncryptionSet: desCheck(DES) };
+    arm.faults.authorizationFailed(
+      { resourceType: 'diskEncryptionSets', method: 'GET' },
+      { action: 'Microsoft.Compute/diskEncryptionSets/read', scope: DES, times: 1 },
+    );
+    await createNodeClass();
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({
+      status: 'False',
+      reason: 'DiskEncryptionSetRBACMissing',
+    });
+
+    const p = provider(DES);
+    const err = await refused(p, claim('general-des01'));
+    expect(err).toBeInstanceOf(NodeClassNotReadyError);
+    expect((err as Error).message).toContain(`no Reader role on disk encryption set ${DES}`);
+
+    clock.advance(60);
+    await reconcile();
+    expect(await condition('Ready')).toMatchObject({ status: 'True' });
+    await p.create(claim('general-des01'));
+    const vm = arm.state.virtualMachines(NODE_RG).find((v) => v.name === 'aks-general-des01');
+    expect(JSON.stringify(vm?.properties['storageProfile'])).toContain(
+      `"diskEncryptionSet":{"id":"${DES}"}`,
+    );
+    const disk = arm.state.disks(NODE_RG).find((d) => d.name === 'aks-general-des01');
+    expect(disk?.properties['encryption']).toEqual({
+      type: 'EncryptionAtRestWithCustomerKey',
+      diskEncryptionSetId: DES,
+    });
   });
 });
 

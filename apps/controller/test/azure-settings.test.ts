@@ -227,3 +227,48 @@ describe('--provider azure settings: values that would launch VMs that never joi
     expect(message).not.toContain('notatoken');
   });
 });
+
+describe('--provider azure settings: NODE_OSDISK_DISKENCRYPTIONSET_ID', () => {
+  const DES = `/subscriptions/${SUBSCRIPTION}/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/nodes-des`;
+
+  it('is optional: without it OS disks use platform-managed keys', () => {
+    expect(readAzureSettings(env)).not.toHaveProperty('diskEncryptionSetID');
+    expect(readAzureSettings({ ...env, NODE_OSDISK_DISKENCRYPTIONSET_ID: ' ' })).not.toHaveProperty(
+      'diskEncryptionSetID',
+    );
+  });
+
+  it('reads a disk encryption set ARM ID (any case of the segment names) and logs it', () => {
+    const s = readAzureSettings({ ...env, NODE_OSDISK_DISKENCRYPTIONSET_ID: DES });
+    expect(s.diskEncryptionSetID).toBe(DES);
+    expect(describeAzureSettings(s)).toMatchObject({ diskEncryptionSetID: DES });
+    expect(describeAzureSettings(readAzureSettings(env))).toMatchObject({
+      diskEncryptionSetID: 'none (platform-managed keys)',
+    });
+    const lower = DES.toLowerCase();
+    expect(
+      readAzureSettings({ ...env, NODE_OSDISK_DISKENCRYPTIONSET_ID: lower }).diskEncryptionSetID,
+    ).toBe(lower);
+  });
+
+  it('refuses at start what is no disk encryption set ARM ID, naming the setting and the form', () => {
+    for (const bad of [
+      'nodes-des',
+      DES.replace('diskEncryptionSets', 'disks'),
+      `${DES}/keys/k`,
+      env.VNET_SUBNET_ID,
+    ])
+      expect(problemsOf({ NODE_OSDISK_DISKENCRYPTIONSET_ID: bad })).toContain(
+        `NODE_OSDISK_DISKENCRYPTIONSET_ID must be a disk encryption set ARM ID (/subscriptions/<subscription>/resourceGroups/<rg>/providers/Microsoft.Compute/diskEncryptionSets/<name>), got ${JSON.stringify(bad)}`,
+      );
+  });
+
+  it('is reported together with the other problems', () => {
+    const message = problemsOf({
+      AZURE_SUBSCRIPTION_ID: '',
+      NODE_OSDISK_DISKENCRYPTIONSET_ID: 'x',
+    });
+    expect(message).toContain('AZURE_SUBSCRIPTION_ID is required');
+    expect(message).toContain('NODE_OSDISK_DISKENCRYPTIONSET_ID must be a disk encryption set');
+  });
+});

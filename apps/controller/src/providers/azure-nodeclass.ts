@@ -16,9 +16,11 @@
  *   one in the cluster subnet's VNet and not in the AKS-managed VNet (`SubnetIDInvalid`), and
  *   existing in ARM (`SubnetNotFound`; other ARM failures `SubnetUnknownError`, checked again a
  *   minute later).
- * - `ValidationSucceeded`: upstream checks that the controller can read the disk encryption set;
- *   our AKSNodeClass has no disk encryption set field and the operator configures none, so it is
- *   True with reason `NoDiskEncryptionSet` (nothing to validate).
+ * - `ValidationSucceeded`: the operator's OS disk encryption set (`NODE_OSDISK_DISKENCRYPTIONSET_ID`)
+ *   passes provider-azure's {@link validateDiskEncryptionSet}: the controller's identity can read
+ *   it (a GET; 403 is upstream's `DiskEncryptionSetRBACMissing`, 404 `DiskEncryptionSetNotFound`,
+ *   other failures `DiskEncryptionSetUnknownError`, each checked again a minute later). Without a
+ *   set it is True with reason `NoDiskEncryptionSet` (nothing to validate).
  * - `LocalDNSReady`: `status.localDNSState` resolved from `spec.localDNS.mode`
  *   ({@link resolveLocalDNSState}: Preferred is Disabled, with a reason, unless already Enabled);
  *   always True.
@@ -46,9 +48,12 @@ import {
   parseKubernetesVersion,
   keepExistingVersions,
   resolveLocalDNSState,
+  validateDiskEncryptionSet,
   type AKSNodeClass,
   type AKSNodeClassCondition,
   type AKSNodeClassStatus,
+  type DiskEncryptionSetValidation,
+  type DiskEncryptionSetValidationOptions,
   type NodeImage,
   type NodeImageResolverOptions,
   type SubnetReadiness,
@@ -95,6 +100,8 @@ const ReadyDependents = [
 export const StatusRequeueSeconds = 180;
 /** Seconds before a subnet check that failed with `SubnetUnknownError` is tried again. */
 export const SubnetRetrySeconds = 60;
+/** Seconds before a `ValidationSucceeded` that is False is checked again (upstream's 1 minute). */
+export const ValidationRetrySeconds = 60;
 /** Seconds a read API server version is reused (upstream's 15 minutes). */
 export const KubernetesVersionTTLSeconds = 900;
 
@@ -110,6 +117,8 @@ export interface AKSNodeClassStatusContext {
   };
   /** `SubnetsReady` of a spec (provider-azure's `checkSubnetReadiness`); never raises. */
   subnets(spec: AKSNodeClass['spec']): Promise<SubnetReadiness>;
+  /** `ValidationSucceeded` (provider-azure's `validateDiskEncryptionSet`); never raises. */
+  diskEncryptionSet(): Promise<DiskEncryptionSetValidation>;
   /**
    * The `data` of the maintenance window ConfigMap, undefined when there is none
    * (see maintenance-window.ts).
@@ -138,7 +147,8 @@ export function cachedKubernetesVersion(
 
 /**
  * Reconciles the named AKSNodeClass's status (see the module comment) and writes it when it
- * changed. Returns requeue after 3 minutes, 1 minute after a `SubnetUnknownError`; 1 s after a
+ * changed. Returns requeue after 3 minutes, 1 minute after a `SubnetUnknownError` or while
+ * `ValidationSucceeded` is False; 1 s after a
  * write conflict; `{}` when the NodeClass is missing or deleting. Raises what cannot be decided now (the API server's version unreadable,
  * a gallery listing that failed, an unreadable maintenance window), after writing what could be:
  * the work queue retries with backoff, and the images and `ImagesReady` stay as they were.
@@ -218,13 +228,13 @@ export async function reconcileAKSNodeClass(
         },
   );
 
-  // Validation: upstream checks Reader on the disk encryption set; we have none to check.
+  // Validation: the controller can read the operator's disk encryption set (Reader on it).
+  const validation = await ctx.diskEncryptionSet();
   set({
     type: AKSNodeClassConditions.ValidationSucceeded,
-    status: 'True',
-    reason: 'NoDiskEncryptionSet',
-    message:
-      'nothing to validate: the AKSNodeClass has no disk encryption set field and the operator configures none, so no Reader permission on one is checked',
+    status: validation.valid ? 'True' : 'False',
+    reason: validation.reason,
+    message: validation.message,
   });
 
   // LocalDNS: the state the instance type filters and node labels follow.
@@ -260,10 +270,12 @@ export async function reconcileAKSNodeClass(
   status.conditions = conditions;
 
   const done: ReconcileResult = {
-    requeueAfter:
+    requeueAfter: Math.min(
       !subnet.ready && subnet.reason === 'SubnetUnknownError'
         ? SubnetRetrySeconds
         : StatusRequeueSeconds,
+      validation.valid ? StatusRequeueSeconds : ValidationRetrySeconds,
+    ),
   };
   let result = done;
   if (JSON.stringify(status) !== JSON.stringify(before)) {
@@ -293,6 +305,10 @@ export interface AKSNodeClassStatusWiring {
   readonly clusterSubnetID: string;
   /** `AZURE_NODE_RESOURCE_GROUP` (to recognise the AKS-managed VNet). */
   readonly nodeResourceGroup: string;
+  /** Disk encryption sets operations of a subscription (`ArmClients.diskEncryptionSets`). */
+  readonly diskEncryptionSets: DiskEncryptionSetValidationOptions['diskEncryptionSets'];
+  /** `NODE_OSDISK_DISKENCRYPTIONSET_ID`; undefined: none. */
+  readonly diskEncryptionSetID?: string | undefined;
   /** ARM region of the nodes. */
   readonly location: string;
   /** `AKS_NODE_IMAGE_VERSION`: one version for every image definition; unset: the newest. */
@@ -303,7 +319,8 @@ export interface AKSNodeClassStatusWiring {
 
 /**
  * The AKSNodeClass status reconciler of `--provider azure`: {@link reconcileAKSNodeClass} over a
- * `NodeImageResolver` on the compute client, subnet GETs on the network clients, the API server's
+ * `NodeImageResolver` on the compute client, subnet GETs on the network clients, a GET of the
+ * operator's disk encryption set (when one is configured) on the compute clients, the API server's
  * `/version` (reused 15 minutes) and the maintenance window ConfigMap. A `/version` answer
  * without a readable `gitVersion` raises.
  */
@@ -340,6 +357,11 @@ export function aksNodeClassStatusController(
         },
         spec,
       ),
+    diskEncryptionSet: () =>
+      validateDiskEncryptionSet({
+        diskEncryptionSets: w.diskEncryptionSets,
+        diskEncryptionSetID: w.diskEncryptionSetID,
+      }),
     maintenanceWindow: () => readMaintenanceWindow(w.request, namespace),
   };
   return (name) => reconcileAKSNodeClass(ctx, name);

@@ -107,6 +107,7 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
       ? { kubeletIdentityClientID: s.kubeletIdentityClientID }
       : {}),
     ...(s.dnsServiceIP !== undefined ? { dnsServiceIP: s.dnsServiceIP } : {}),
+    ...(s.diskEncryptionSetID !== undefined ? { diskEncryptionSetID: s.diskEncryptionSetID } : {}),
     ...(s.adminUsername !== undefined ? { adminUsername: s.adminUsername } : {}),
     ...(s.networkPlugin !== undefined ? { networkPlugin: s.networkPlugin } : {}),
     ...(s.networkPluginMode !== undefined ? { networkPluginMode: s.networkPluginMode } : {}),
@@ -155,6 +156,8 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
       subnets: (subscriptionId) => clients.subnets(subscriptionId),
       clusterSubnetID: s.vnetSubnetID,
       nodeResourceGroup: s.nodeResourceGroup,
+      diskEncryptionSets: (subscriptionId) => clients.diskEncryptionSets(subscriptionId),
+      diskEncryptionSetID: s.diskEncryptionSetID,
       location: s.location,
       pinnedVersion: s.nodeImageVersion,
       systemNamespace: s.systemNamespace,

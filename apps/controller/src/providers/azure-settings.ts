@@ -6,7 +6,12 @@
  * (`KUBELET_BOOTSTRAP_TOKEN`, credential variables) are kept out of {@link describeAzureSettings}.
  */
 import { readFileSync } from 'node:fs';
-import { dnsServiceIPProblem, type AzureCredentialOptions } from '@karpenter-ts/provider-azure';
+import {
+  DiskEncryptionSetIDForm,
+  dnsServiceIPProblem,
+  parseDiskEncryptionSetID,
+  type AzureCredentialOptions,
+} from '@karpenter-ts/provider-azure';
 import { sshPublicKeyProblem } from './ssh-public-key.js';
 
 /** An Azure subscription ID: a GUID, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex. */
@@ -48,6 +53,12 @@ export interface AzureSettings {
   readonly vmMemoryOverheadPercent?: number;
   readonly adminUsername?: string;
   /**
+   * OS disk encryption set (`NODE_OSDISK_DISKENCRYPTIONSET_ID`, upstream's name): a
+   * `Microsoft.Compute/diskEncryptionSets` ARM ID put on every VM's OS disk, whose
+   * `ValidationSucceeded` checks the controller can read it. Unset: platform-managed keys.
+   */
+  readonly diskEncryptionSetID?: string;
+  /**
    * Pin of the node image version (`AKS_NODE_IMAGE_VERSION`, e.g. `202506.10.0`): used for every
    * image definition instead of the gallery's newest. Unset (the default): the newest, as upstream.
    */
@@ -71,8 +82,9 @@ export interface AzureSettings {
  * `https://` URL with a host, `KUBELET_BOOTSTRAP_TOKEN` not a bootstrap token
  * (`[a-z0-9]{6}.[a-z0-9]{16}`), `SSH_PUBLIC_KEY` not an OpenSSH public key line of a type Azure
  * accepts ({@link sshPublicKeyProblem}), a `DNS_SERVICE_IP` that is not an IPv4 address (IPv6
- * means an IPv6/dual-stack cluster, unsupported), and the enumerations below; never includes a
- * secret's value in the message.
+ * means an IPv6/dual-stack cluster, unsupported), a `NODE_OSDISK_DISKENCRYPTIONSET_ID` that is not
+ * a disk encryption set ARM ID, and the enumerations below; never includes a secret's value in
+ * the message.
  */
 export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
   const problems: string[] = [];
@@ -166,6 +178,13 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
   const dnsProblem = dns === '' ? undefined : dnsServiceIPProblem(dns);
   if (dnsProblem !== undefined) problems.push(`DNS_SERVICE_IP ${dnsProblem}`);
 
+  // A malformed set would fail every VM create; upstream parses it at start too.
+  const des = get('NODE_OSDISK_DISKENCRYPTIONSET_ID');
+  if (des !== '' && parseDiskEncryptionSetID(des) === undefined)
+    problems.push(
+      `NODE_OSDISK_DISKENCRYPTIONSET_ID must be a disk encryption set ARM ID (${DiskEncryptionSetIDForm}), got ${JSON.stringify(des)}`,
+    );
+
   if (problems.length > 0) throw new Error(`--provider azure: ${problems.join('; ')}`);
 
   const optional = (name: string): string | undefined => get(name) || undefined;
@@ -190,6 +209,7 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
     ...(kubeletIdentityClientID ? { kubeletIdentityClientID } : {}),
     ...(adminUsername ? { adminUsername } : {}),
     ...(pin ? { nodeImageVersion: pin } : {}),
+    ...(des ? { diskEncryptionSetID: des } : {}),
     ...(systemNamespace ? { systemNamespace } : {}),
     ...(plugin === 'azure' || plugin === 'none' ? { networkPlugin: plugin } : {}),
     ...(pluginMode === 'overlay' || pluginMode === '' ? { networkPluginMode: pluginMode } : {}),
@@ -209,6 +229,7 @@ export function describeAzureSettings(s: AzureSettings): Record<string, unknown>
     clusterEndpoint: s.clusterEndpoint,
     credentialMode: s.credential.mode,
     nodeImageVersion: s.nodeImageVersion ?? 'newest in the community gallery',
+    diskEncryptionSetID: s.diskEncryptionSetID ?? 'none (platform-managed keys)',
     armEndpoint: s.armEndpoint ?? 'public cloud',
   };
 }
