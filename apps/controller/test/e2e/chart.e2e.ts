@@ -56,6 +56,7 @@ interface Values {
     kubeletIdentityClientID: string;
     linuxAdminUsername: string;
     nodeImageVersion: string;
+    nodeOSDiskEncryptionSetID: string;
     credential: Record<string, unknown> & { mode: string; clientID: string };
   };
 }
@@ -187,6 +188,7 @@ const expectedSettings: AzureSettings = {
   vmMemoryOverheadPercent: 0.075,
   adminUsername: azure.linuxAdminUsername,
   nodeImageVersion: azure.nodeImageVersion,
+  diskEncryptionSetID: azure.nodeOSDiskEncryptionSetID,
   credential: { mode: 'workload-identity' },
 };
 
@@ -324,6 +326,7 @@ describe('Helm chart, provider azure: rendered by helm, read by the controller',
       'kubeletIdentityClientID',
       'linuxAdminUsername',
       'nodeImageVersion',
+      'nodeOSDiskEncryptionSetID',
     ])
       values = withValue(values, `azure.${key}`, '');
     const r = await render(values);
@@ -333,8 +336,10 @@ describe('Helm chart, provider azure: rendered by helm, read by the controller',
       'kubeletIdentityClientID',
       'adminUsername',
       'nodeImageVersion',
+      'diskEncryptionSetID',
     ])
       expect(settings).not.toHaveProperty(field);
+    expect(r.names).not.toContain('NODE_OSDISK_DISKENCRYPTIONSET_ID');
   });
 
   it('sets no environment variable the controller does not read', async () => {

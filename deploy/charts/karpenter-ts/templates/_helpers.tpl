@@ -146,6 +146,10 @@ when empty so the controller's default applies.
 - name: AKS_NODE_IMAGE_VERSION
   value: {{ . | quote }}
 {{- end }}
+{{- with $a.nodeOSDiskEncryptionSetID }}
+- name: NODE_OSDISK_DISKENCRYPTIONSET_ID
+  value: {{ . | quote }}
+{{- end }}
 {{- with $a.systemNamespace }}
 - name: SYSTEM_NAMESPACE
   value: {{ . | quote }}
