@@ -18,6 +18,13 @@ export const KwokLabels = {
   InstanceMemory: 'karpenter.kwok.sh/instance-memory',
 } as const;
 
+/**
+ * The sim cloud's well-known labels (upstream KWOK adds its labels to `v1.WellKnownLabels`):
+ * pods may require them although no NodePool mentions them; pass them to the scheduler
+ * (`SchedulerOptions.wellKnownLabels`).
+ */
+export const KwokWellKnownLabels: ReadonlySet<string> = new Set(Object.values(KwokLabels));
+
 /** The four zones of the KWOK catalog. */
 export const KwokZones: readonly string[] = [
   'test-zone-a',

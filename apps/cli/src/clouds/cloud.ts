@@ -7,7 +7,7 @@ import type { NodePool } from '@karpenter-ts/api';
 import type { InstanceType, NodeClassKind } from '@karpenter-ts/cloudprovider';
 import type { KubeObject } from '../manifests/document.js';
 import type { CloudName } from '../commands/options.js';
-import { WELL_KNOWN_LABELS_ALLOW_UNDEFINED, type Requirements } from '@karpenter-ts/scheduling';
+import { allowUndefinedWellKnownLabels, type Requirements } from '@karpenter-ts/scheduling';
 import type { Launch } from '../simulation/launch.js';
 
 /** One validation problem of a NodeClass: a field path (may be `''`) and a message. */
@@ -40,7 +40,10 @@ export interface Cloud {
   chooseLaunch(options: readonly InstanceType[], requirements: Requirements): Launch | undefined;
   /** Validation problems of a NodeClass object of this cloud's kind (empty when valid). */
   validateNodeClass(object: KubeObject): NodeClassProblem[];
-  /** The provider's well-known labels (NodePools and pods may use them). */
+  /**
+   * The provider's well-known labels: NodePools may set them, and pods may require them although
+   * a NodePool does not mention them (the scheduler gets them as `wellKnownLabels`).
+   */
   readonly wellKnownLabels: ReadonlySet<string>;
   /** Label domains the provider reserves (NodePools may not set labels there unless well known). */
   readonly restrictedLabelDomains: ReadonlySet<string>;
@@ -64,5 +67,5 @@ export function referencesCloud(nodePool: NodePool, cloud: Cloud): boolean {
  * providers register theirs into the well-known set.
  */
 export function allowUndefinedLabels(cloud: Cloud): ReadonlySet<string> {
-  return new Set([...WELL_KNOWN_LABELS_ALLOW_UNDEFINED, ...cloud.wellKnownLabels]);
+  return allowUndefinedWellKnownLabels(cloud.wellKnownLabels);
 }

@@ -5,8 +5,8 @@
  */
 import type { NodePool } from '@karpenter-ts/api';
 import {
-  KwokLabels,
   kwokInstanceTypes,
+  KwokWellKnownLabels,
   KwokSpotDiscount,
   SimNodeClassKind,
   type InstanceType,
@@ -62,7 +62,7 @@ export function simCloud(region: string = SIM_REGION): Cloud {
     validateNodeClass: (_object: KubeObject): NodeClassProblem[] => [],
     chooseLaunch: (options, requirements) =>
       chooseLaunch(options, requirements, allowUndefinedLabels(cloud)),
-    wellKnownLabels: new Set(Object.values(KwokLabels)),
+    wellKnownLabels: KwokWellKnownLabels,
     restrictedLabelDomains: new Set(),
     spotPricing: `spot = ${KwokSpotDiscount} × on-demand (KWOK)`,
   };

@@ -164,6 +164,7 @@ export function explainNodePool(
     instanceTypes: new Map([[nodePool.metadata.name ?? '', instanceTypes]]),
     daemonSetPods,
     solver,
+    wellKnownLabels: cloud.wellKnownLabels,
   });
   const result = scheduler.solve([pod]);
   const error = result.podErrors.get(pod);

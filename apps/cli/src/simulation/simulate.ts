@@ -15,7 +15,6 @@ import type { Node, NodePool, Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
   addResources,
-  parseQuantity,
   podRequests,
   resourceListFromQuantities,
   Scheduler,
@@ -97,9 +96,9 @@ interface MutableClaim {
 }
 
 /**
- * Runs the simulation of `documents` on `cloud`. Raises a ManifestError for invalid NodePools
- * or NodeClasses in the input (first problem, with the count of others) or malformed
- * workloads; a CliError when there is nothing to schedule or a node cannot be read.
+ * Runs the simulation of `documents` on `cloud`. Raises a ManifestError for invalid NodePools,
+ * NodeClasses or workloads, or objects defined twice (see {@link rejectInvalidInput}); a CliError
+ * when there is nothing to schedule or a node cannot be read.
  */
 export function simulate(
   documents: readonly ManifestDocument[],
@@ -107,12 +106,11 @@ export function simulate(
   options: SimulateOptions = {},
 ): Simulation {
   const inv = inventory(documents);
-  rejectInvalid(inv, cloud);
+  rejectInvalidInput(inv, cloud);
   const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
   const workloads = expandWorkloads(inv.workloads, {
     ...(options.scale === undefined ? {} : { scale: options.scale }),
     ...(options.now === undefined ? {} : { now: options.now }),
-    checkQuantity: (q) => void parseQuantity(q),
   });
   const notes = [...plan.notes];
   if (inv.podDisruptionBudgets.length > 0) {
@@ -153,6 +151,7 @@ export function simulate(
       existingNodes: nodes,
       daemonSetPods: workloads.daemonSetPods,
       solver: options.solver ?? 'wasm',
+      wellKnownLabels: cloud.wellKnownLabels,
     });
     const results = scheduler.solve(pending);
     let placed = 0;
@@ -305,9 +304,19 @@ function uniqueName(base: string, used: Set<string>): string {
   return name;
 }
 
-/** Invalid NodePools or NodeClasses stop the simulation: a pool the apiserver would reject cannot run. */
-function rejectInvalid(inv: Inventory, cloud: Cloud): void {
-  const docs = [...inv.nodePools, ...inv.nodeClasses];
+/**
+ * Raises a ManifestError with the first problem (and the count of others) of the input's
+ * NodePools, NodeClasses and workloads (see validateDocuments), or of an object the input
+ * defines twice: what the apiserver would reject, or keep once, cannot be simulated as written.
+ */
+export function rejectInvalidInput(inv: Inventory, cloud: Cloud): void {
+  const docs = [
+    ...inv.nodePools,
+    ...inv.nodeClasses,
+    ...inv.workloads,
+    ...inv.nodes,
+    ...inv.podDisruptionBudgets,
+  ];
   // A NodePool of a kind no cloud serves is not invalid to the apiserver: the plan leaves it out.
   const { problems } = validateDocuments(docs, [cloud], { nodeClassRefs: false });
   const first = problems[0];
