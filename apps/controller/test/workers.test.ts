@@ -16,9 +16,10 @@ describe('reconcile workers from --cpu-requests', () => {
     expect(linearScaleWorkers(96, 100, 5000)).toBe(5000);
   });
 
-  it("gives one core upstream's NodeClaim lifecycle, termination and pod trigger workers; singletons keep one", () => {
+  it("gives one core upstream's NodeClaim lifecycle, termination, pod trigger and NodePool counter workers; singletons keep one", () => {
     expect(queueWorkers(1000)).toEqual({
       nodepool: 10,
+      'nodepool-counter': 10,
       nodeclass: 10,
       provisioner: 1,
       'pod-trigger': 10,
@@ -34,6 +35,7 @@ describe('reconcile workers from --cpu-requests', () => {
     expect(w.nodeclaim).toBe(1000 + Math.floor((4000 * 3) / 59));
     expect(w.termination).toBe(100 + Math.floor((4900 * 3) / 59));
     expect(w['pod-trigger']).toBe(10 + Math.floor((990 * 3) / 59));
+    expect(w['nodepool-counter']).toBe(10 + Math.floor((990 * 3) / 59));
     expect([w.provisioner, w.garbagecollection, w.nodepool]).toEqual([1, 1, 10]);
   });
 });

@@ -6,6 +6,7 @@
  * | queue | key | fed by |
  * | --- | --- | --- |
  * | nodepool | NodePool name | NodePool events; NodeClass events (every pool) |
+ * | nodepool-counter | NodePool name | NodePool events; its own requeue (5 s; 1 s while cluster state is unsynced) |
  * | provisioner | singleton | its own requeue (1 s while idle), pod and node triggers |
  * | pod-trigger | pod namespace/name | Pod events; requeue 10 s while provisionable |
  * | node-trigger | Node name | Node events (disrupted taint) |
@@ -23,6 +24,7 @@ import {
   Cluster,
   GarbageCollection,
   NodeClaimLifecycle,
+  NodePoolCounter,
   NodePoolReadiness,
   NodePoolValidation,
   NodeTermination,
@@ -131,6 +133,11 @@ export class Manager {
       cloudProvider: cloud('nodepool.readiness'),
       clock,
     });
+    const counter = new NodePoolCounter({
+      client,
+      cluster: this.cluster,
+      cloudProvider: cloud('nodepool.counter'),
+    });
     const lifecycle = new NodeClaimLifecycle({
       client,
       cloudProvider: cloud('nodeclaim.lifecycle'),
@@ -164,6 +171,7 @@ export class Manager {
       const r = await readiness.reconcile(name);
       return earliest(v, r);
     });
+    const counters = queue('nodepool-counter', (name) => counter.reconcile(name));
     const extra = this.#o.nodeClassReconcilers ?? [];
     const nodeClasses = queue('nodeclass', async (name) => {
       let result: ReconcileResult = {};
@@ -190,7 +198,10 @@ export class Manager {
       ts !== undefined && new Date(ts).getTime() >= startedAt;
 
     this.#unwatch.push(
-      client.watch('NodePool', (e) => nodePools.add(e.object.metadata.name ?? '')),
+      client.watch('NodePool', (e) => {
+        nodePools.add(e.object.metadata.name ?? '');
+        if (e.type !== 'DELETED') counters.add(e.object.metadata.name ?? '');
+      }),
       client.watch('NodeClass', async (e) => {
         nodeClasses.add(e.object.metadata.name ?? '');
         for (const pool of await client.list('NodePool')) nodePools.add(pool.metadata.name ?? '');
@@ -236,7 +247,10 @@ export class Manager {
     });
 
     for (const q of this.#queues) q.start();
-    for (const pool of await client.list('NodePool')) nodePools.add(pool.metadata.name ?? '');
+    for (const pool of await client.list('NodePool')) {
+      nodePools.add(pool.metadata.name ?? '');
+      counters.add(pool.metadata.name ?? '');
+    }
     for (const nc of await client.list('NodeClass')) nodeClasses.add(nc.metadata.name ?? '');
     for (const nc of await client.list('NodeClaim')) nodeClaims.add(nc.metadata.name ?? '');
     for (const node of await client.list('Node'))

@@ -8,6 +8,7 @@
  * | nodeclaim | 1000 → 5000 | NodeClaim lifecycle |
  * | termination | 100 → 5000 | node termination |
  * | pod-trigger | 10 → 1000 | provisioning pod trigger |
+ * | nodepool-counter | 10 → 1000 | NodePool counter |
  * | nodepool, nodeclass, node-trigger | 10 (fixed) | ours; not scaled |
  * | provisioner, garbagecollection | 1 | singletons |
  *
@@ -21,6 +22,7 @@
 /** The manager's work queues. */
 export type QueueName =
   | 'nodepool'
+  | 'nodepool-counter'
   | 'nodeclass'
   | 'provisioner'
   | 'pod-trigger'
@@ -54,6 +56,7 @@ export function queueWorkers(cpuRequestsMillicores: number): QueueWorkers {
   const cores = cpuCount(cpuRequestsMillicores);
   return {
     nodepool: 10,
+    'nodepool-counter': linearScaleWorkers(cores, 10, 1000),
     nodeclass: 10,
     provisioner: 1,
     'pod-trigger': linearScaleWorkers(cores, 10, 1000),

@@ -6,7 +6,7 @@
 import type { NodePool, Pod } from '@karpenter-ts/api';
 import { kwokInstanceTypes, type SimCloudProvider } from '@karpenter-ts/cloudprovider';
 import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
-import { Scheduler } from '@karpenter-ts/scheduling';
+import { resourceListFromQuantities, Scheduler } from '@karpenter-ts/scheduling';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   createLogger,
@@ -145,9 +145,12 @@ describe('karpenter-ts-controller on a real control plane (sim provider, kwok-li
       30_000,
     );
     const nodes = (
-      await get<List<{ metadata: { name: string; labels?: Record<string, string> } }>>(
-        '/api/v1/nodes',
-      )
+      await get<
+        List<{
+          metadata: { name: string; labels?: Record<string, string> };
+          status?: { capacity?: Record<string, string> };
+        }>
+      >('/api/v1/nodes')
     ).items;
     const claims = (
       await get<List<{ metadata: { name: string } }>>('/apis/karpenter.sh/v1/nodeclaims')
@@ -164,6 +167,30 @@ describe('karpenter-ts-controller on a real control plane (sim provider, kwok-li
         16,
       );
     }
+
+    // The counter reports them on the NodePool (NODES, CPU and MEMORY of `kubectl get -o wide`).
+    const capacity = nodes.map((n) => resourceListFromQuantities(n.status?.capacity ?? {}));
+    const cpuMillis = capacity.reduce((sum, c) => sum + (c.cpu ?? 0), 0);
+    const memoryBytes = capacity.reduce((sum, c) => sum + (c.memory ?? 0), 0);
+    expect(cpuMillis % 1000).toBe(0);
+    const counted = await eventually(
+      'the NodePool status to count the nodes',
+      async () => {
+        const status = (await get<NodePool>('/apis/karpenter.sh/v1/nodepools/e2e')).status;
+        return status?.nodes === nodes.length ? status : undefined;
+      },
+      30_000,
+    );
+    expect(counted.resources?.nodes).toBe(String(nodes.length));
+    expect(counted.resources?.cpu).toBe(String(cpuMillis / 1000));
+    expect(resourceListFromQuantities(counted.resources ?? {}).memory).toBe(memoryBytes);
+    expect(Object.keys(counted.resources ?? {})).toEqual(
+      expect.arrayContaining(['cpu', 'memory', 'pods', 'ephemeral-storage', 'nodes']),
+    );
+    expect(counted.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).toBe(true);
+    console.info(
+      `NodePool e2e status: nodes ${counted.nodes}, resources ${JSON.stringify(counted.resources)}`,
+    );
 
     // The node count the Scheduler plans for the same pods, pool and catalog.
     const storedPool = await get<NodePool>('/apis/karpenter.sh/v1/nodepools/e2e');
@@ -218,6 +245,15 @@ describe('karpenter-ts-controller on a real control plane (sim provider, kwok-li
       },
       60_000,
     );
+    const emptied = await eventually(
+      'the NodePool status to count no nodes',
+      async () => {
+        const status = (await get<NodePool>('/apis/karpenter.sh/v1/nodepools/e2e')).status;
+        return status?.nodes === 0 ? status : undefined;
+      },
+      30_000,
+    );
+    expect(emptied.resources).toMatchObject({ cpu: '0', memory: '0', nodes: '0' });
     expect((operator.sim?.inner as SimCloudProvider).instances()).toEqual([]);
     expect(operator.sim?.registeredNodes()).toEqual([]);
   });
