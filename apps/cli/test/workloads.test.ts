@@ -254,9 +254,9 @@ spec:
   });
 
   it('names the file, document and field of a malformed workload', () => {
-    const bad = (yaml: string, options: ExpandOptions = {}) => {
+    const bad = (yaml: string) => {
       try {
-        expand(yaml, options);
+        expand(yaml);
       } catch (error) {
         expect(error).toBeInstanceOf(ManifestError);
         return (error as Error).message;
@@ -271,12 +271,20 @@ spec:
     expect(bad(workload('Deployment', 'apps/v1', '  replicas: 1'))).toBe(
       'w.yaml:1 spec.template: required: a pod template',
     );
-    const rejectQuantity = () => {
-      throw new Error('not a quantity');
-    };
+    expect(bad(workload('Deployment', 'apps/v1', template.replace('cpu: 100m', 'cpu: 1K')))).toBe(
+      'w.yaml:1 spec.template.spec.containers[0].resources.requests.cpu: invalid quantity "1K": unknown suffix "K" (allowed: n u m k M G T P E, Ki Mi Gi Ti Pi Ei, e<integer>)',
+    );
     expect(
-      bad(workload('Deployment', 'apps/v1', template), { checkQuantity: rejectQuantity }),
-    ).toBe('w.yaml:1 spec.template.spec.containers[0].resources.requests.cpu: not a quantity');
+      bad(
+        workload(
+          'Deployment',
+          'apps/v1',
+          template.replace('limits: { cpu: 200m', 'limits: { cpu: 50m'),
+        ),
+      ),
+    ).toBe(
+      'w.yaml:1 spec.template.spec.containers[0].resources.requests.cpu: must not exceed the limit (limits.cpu is "50m"), got "100m"',
+    );
   });
 });
 

@@ -3,17 +3,12 @@
  * {@link explainNodePool}, plus where the pod landed in the simulation of the whole input.
  */
 import type { Pod } from '@karpenter-ts/api';
-import {
-  orderByWeight,
-  parseQuantity,
-  podRequests,
-  type ResourceList,
-} from '@karpenter-ts/scheduling';
+import { orderByWeight, podRequests, type ResourceList } from '@karpenter-ts/scheduling';
 import type { Cloud } from '../clouds/cloud.js';
 import { location, type ManifestDocument } from '../manifests/document.js';
 import { inventory } from '../manifests/inventory.js';
 import { planNodePools } from '../simulation/node-pools.js';
-import { podName, simulate } from '../simulation/simulate.js';
+import { podName, rejectInvalidInput, simulate } from '../simulation/simulate.js';
 import { expandWorkloads } from '../workloads/expand.js';
 import { CliError } from '../errors.js';
 import { findDaemonSetPod, findPod } from './find-pod.js';
@@ -53,11 +48,8 @@ export function explainPod(
 ): Explanation {
   const now = options.now ?? new Date();
   const inv = inventory(documents);
-  const workloads = expandWorkloads(inv.workloads, {
-    scale: options.scale,
-    now,
-    checkQuantity: (q) => void parseQuantity(q),
-  });
+  rejectInvalidInput(inv, cloud);
+  const workloads = expandWorkloads(inv.workloads, { scale: options.scale, now });
   let pod: Pod;
   try {
     pod = findPod(workloads, query);

@@ -1,13 +1,17 @@
 /**
  * Offline validation of NodePools, NodeClaims, NodeOverlays (the karpenter.sh CRDs' OpenAPI
- * schemas and CEL rules, then NodePool runtime validation) and provider NodeClasses
- * (AKSNodeClass, EC2NodeClass), located in their files.
+ * schemas and CEL rules, then NodePool runtime validation), provider NodeClasses
+ * (AKSNodeClass, EC2NodeClass) and the workloads the CLI expands into pods, located in their
+ * files; and objects the input defines twice.
  */
 import { validate, validateNodePoolRuntime, type NodePool } from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
-import { fieldPath, location, type ManifestDocument } from '../manifests/document.js';
+import { fieldPath, location, objectName, type ManifestDocument } from '../manifests/document.js';
 import { apiGroup } from '../manifests/inventory.js';
 import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
+import { WORKLOAD_KINDS } from '../workloads/expand.js';
+import { duplicateObjects } from './duplicates.js';
+import { workloadProblems } from './workload-problems.js';
 
 /** One problem found by `validate`, located in its file. */
 export interface Problem {
@@ -19,7 +23,7 @@ export interface Problem {
   /** Field path inside the document (`''` for the whole document). */
   field: string;
   message: string;
-  /** `Kind/name` of the object, when known. */
+  /** `Kind/name` (`Kind/namespace/name` when a namespace is set) of the object, when known. */
   object?: string;
 }
 
@@ -28,7 +32,7 @@ export interface ValidationReport {
   files: number;
   /** Objects validated, by kind. */
   checked: Record<string, number>;
-  /** Objects of kinds validate does not check (Deployments, Services, …). */
+  /** Objects of kinds validate does not check (Services, ConfigMaps, …). */
   skipped: number;
   problems: Problem[];
 }
@@ -40,9 +44,12 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools also
  * through runtime validation (with the label rules of the provider their nodeClassRef names),
  * leaving out runtime problems on fields the schema already reported; NodeClasses through their
- * provider's validation. Objects in a provider's API group
+ * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems}.
+ * Objects in a provider's API group
  * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
  * is reported unless `options.nodeClassRefs` is false (`simulate` leaves such pools out instead).
+ * An object defined a second time (see duplicateObjects) is a problem on the later definition's
+ * `metadata.name`.
  */
 export function validateDocuments(
   documents: readonly ManifestDocument[],
@@ -54,19 +61,17 @@ export function validateDocuments(
     const { kind, apiVersion } = doc.object;
     const group = apiGroup(apiVersion);
     const provider = clouds.find((c) => c.nodeClassKind.group === group);
-    if (!KARPENTER_GROUPS.has(group) && !provider) {
+    const workload = WORKLOAD_KINDS.has(kind) && !KARPENTER_GROUPS.has(group) && !provider;
+    if (!KARPENTER_GROUPS.has(group) && !provider && !workload) {
       report.skipped++;
       continue;
     }
     report.checked[kind] = (report.checked[kind] ?? 0) + 1;
-    const add = (path: string, message: string) =>
-      report.problems.push({
-        file: doc.file,
-        document: doc.document,
-        field: fieldPath(doc, path),
-        message,
-        object: `${kind}/${doc.object.metadata?.name ?? ''}`,
-      });
+    const add = problemAdder(report.problems, doc);
+    if (workload) {
+      for (const p of workloadProblems(doc.object)) add(p.path, p.message);
+      continue;
+    }
     if (provider && kind === provider.nodeClassKind.kind) {
       for (const p of provider.validateNodeClass(doc.object)) add(p.path, p.message);
       continue;
@@ -95,7 +100,24 @@ export function validateDocuments(
         if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
     }
   }
+  for (const d of duplicateObjects(documents))
+    problemAdder(report.problems, d.document)('metadata.name', d.message);
   return report;
+}
+
+/** Adds a problem at a field path of `doc`'s object to `problems`. */
+function problemAdder(
+  problems: Problem[],
+  doc: ManifestDocument,
+): (path: string, message: string) => void {
+  return (path, message) =>
+    problems.push({
+      file: doc.file,
+      document: doc.document,
+      field: fieldPath(doc, path),
+      message,
+      object: objectName(doc.object),
+    });
 }
 
 /** Whether one field path is the other or lies inside it (`a.b` and `a.b[0].c`; `''` is the whole object). */

@@ -22,6 +22,7 @@
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from '@karpenter-ts/api';
 import { ManifestError, UsageError } from '../errors.js';
 import { fieldPath, type KubeObject, type ManifestDocument } from '../manifests/document.js';
+import { workloadProblems } from '../validation/workload-problems.js';
 import { applyPodDefaults } from './defaulting.js';
 import { podTemplateHash, stableUid, SuffixNamer } from './names.js';
 import { scaleCount } from './scale.js';
@@ -44,11 +45,6 @@ export interface ExpandOptions {
   scale?: number;
   /** Creation time stamped on pods (and the CronJob's scheduled time); default now. */
   now?: Date;
-  /**
-   * Checks one resource quantity string (e.g. `parseQuantity`), raising an Error whose
-   * message says what is wrong; failures become ManifestErrors naming the field.
-   */
-  checkQuantity?: (value: string | number) => void;
   /**
    * Most pending pods the expansion may make (default {@link MAX_PENDING_PODS}); a workload
    * that would pass it raises a UsageError naming `--scale` before any of its pods is built.
@@ -90,8 +86,10 @@ export interface ExpandedWorkloads {
 
 /**
  * Expands every workload object of `documents` (other kinds are ignored). Raises a
- * {@link ManifestError} naming the file, document and field when a workload is malformed: a
- * missing pod template or containers, a negative or non-integer count, a bad quantity.
+ * {@link ManifestError} naming the file, document and field of the first problem
+ * {@link workloadProblems} finds (a missing pod template or containers, a negative or
+ * non-integer count, a bad or negative quantity, a request above its limit, an unknown field)
+ * before any pod is built.
  */
 export function expandWorkloads(
   documents: readonly ManifestDocument[],
@@ -99,6 +97,12 @@ export function expandWorkloads(
 ): ExpandedWorkloads {
   const scale = options.scale ?? 1;
   const now = options.now ?? new Date();
+  for (const doc of documents) {
+    if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
+    const first = workloadProblems(doc.object)[0];
+    if (first)
+      throw new ManifestError(doc.file, doc.document, first.message, fieldPath(doc, first.path));
+  }
   const out = emptyResult();
   // Two passes: the first only counts (so an oversized --scale fails before any pod is built,
   // not after filling the heap), the second builds the pods.
@@ -107,14 +111,7 @@ export function expandWorkloads(
     const target = counting ? emptyResult() : out;
     for (const doc of documents) {
       if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
-      new Context(
-        doc,
-        scale,
-        now,
-        options.checkQuantity,
-        target,
-        counting ? budget : undefined,
-      ).expand();
+      new Context(doc, scale, now, target, counting ? budget : undefined).expand();
     }
   }
   return out;
@@ -133,6 +130,7 @@ function emptyResult(): ExpandedWorkloads {
 
 type Spec = Record<string, unknown>;
 
+/** Builds the pods of one workload that {@link workloadProblems} found no problem in. */
 class Context {
   private readonly object: KubeObject;
   private readonly name: string;
@@ -143,16 +141,12 @@ class Context {
     private readonly doc: ManifestDocument,
     private readonly scale: number,
     private readonly now: Date,
-    private readonly checkQuantity: ExpandOptions['checkQuantity'],
     private readonly out: ExpandedWorkloads,
     /** Set in the counting pass: pods are counted against `max`, not built. */
     private readonly budget?: { max: number; counted: number },
   ) {
     this.object = doc.object;
-    const name = this.object.metadata?.name;
-    if (typeof name !== 'string' || name === '')
-      throw this.error('metadata.name', 'required: a non-empty string');
-    this.name = name;
+    this.name = this.object.metadata!.name!;
     this.namespace = this.object.metadata?.namespace ?? 'default';
   }
 
@@ -164,13 +158,13 @@ class Context {
         break;
       case 'ReplicaSet':
       case 'ReplicationController':
-        this.replicated(kind, this.name, this.spec(), 'spec', this.ownerRef(kind, this.name));
+        this.replicated(kind, this.name, this.spec(), this.ownerRef(kind, this.name));
         break;
       case 'StatefulSet':
         this.statefulSet();
         break;
       case 'Job':
-        this.job(this.name, this.spec(), 'spec', this.ownerRef('Job', this.name));
+        this.job(this.name, this.spec(), this.ownerRef('Job', this.name));
         break;
       case 'CronJob':
         this.cronJob();
@@ -192,40 +186,28 @@ class Context {
   }
 
   private spec(): Spec {
-    const spec = this.object.spec;
-    if (!isRecord(spec)) throw this.error('spec', 'required: a mapping');
-    return spec;
+    return this.object.spec as Spec;
   }
 
   private deployment(): void {
     const spec = this.spec();
-    const template = this.template(spec, 'spec.template');
+    const template = spec.template as PodTemplateSpec;
     const hash = podTemplateHash(template);
     const replicaSet = `${this.name}-${hash}`;
-    this.replicated(
-      'Deployment',
-      replicaSet,
-      spec,
-      'spec',
-      this.ownerRef('ReplicaSet', replicaSet),
-      {
-        'pod-template-hash': hash,
-      },
-    );
+    this.replicated('Deployment', replicaSet, spec, this.ownerRef('ReplicaSet', replicaSet), {
+      'pod-template-hash': hash,
+    });
   }
 
   private replicated(
     _kind: string,
     owner: string,
     spec: Spec,
-    at: string,
     ownerRef: OwnerRef,
     labels: Record<string, string> = {},
   ): void {
-    const template = this.template(spec, `${at}.template`);
-    const count = this.reserve(
-      scaleCount(this.count(spec, 'replicas', `${at}.replicas`, 1), this.scale),
-    );
+    const template = spec.template as PodTemplateSpec;
+    const count = this.reserve(scaleCount(countOf(spec, 'replicas', 1), this.scale));
     const namer = new SuffixNamer(owner);
     for (let i = 0; i < count; i++)
       this.addPending(this.makePod(template, namer.next(), ownerRef, labels));
@@ -233,10 +215,8 @@ class Context {
 
   private statefulSet(): void {
     const spec = this.spec();
-    const template = this.template(spec, 'spec.template');
-    const count = this.reserve(
-      scaleCount(this.count(spec, 'replicas', 'spec.replicas', 1), this.scale),
-    );
+    const template = spec.template as PodTemplateSpec;
+    const count = this.reserve(scaleCount(countOf(spec, 'replicas', 1), this.scale));
     const claimTemplates = Array.isArray(spec.volumeClaimTemplates)
       ? spec.volumeClaimTemplates
       : [];
@@ -252,18 +232,8 @@ class Context {
       });
       pod.spec!.hostname ??= podName;
       if (serviceName) pod.spec!.subdomain ??= serviceName;
-      claimTemplates.forEach((claim: unknown, c) => {
-        if (
-          !isRecord(claim) ||
-          !isRecord(claim.metadata) ||
-          typeof claim.metadata.name !== 'string'
-        ) {
-          throw this.error(
-            `spec.volumeClaimTemplates[${c}].metadata.name`,
-            'required: a non-empty string',
-          );
-        }
-        const base = claim.metadata.name;
+      claimTemplates.forEach((claim: PersistentVolumeClaim) => {
+        const base = claim.metadata!.name!;
         const claimName = `${base}-${podName}`;
         this.out.persistentVolumeClaims.push({
           apiVersion: 'v1',
@@ -272,11 +242,11 @@ class Context {
             name: claimName,
             namespace: this.namespace,
             labels: {
-              ...((claim.metadata.labels as Record<string, string>) ?? {}),
+              ...(claim.metadata!.labels ?? {}),
               ...(template.metadata?.labels ?? {}),
             },
           },
-          spec: structuredClone(claim.spec ?? {}) as PersistentVolumeClaim['spec'],
+          spec: structuredClone(claim.spec ?? {}),
         });
         const volumes = (pod.spec!.volumes ??= []);
         const existing = volumes.findIndex((v) => v.name === base);
@@ -291,14 +261,11 @@ class Context {
     }
   }
 
-  private job(jobName: string, spec: Spec, at: string, ownerRef: OwnerRef): void {
-    const template = this.template(spec, `${at}.template`);
+  private job(jobName: string, spec: Spec, ownerRef: OwnerRef): void {
+    const template = spec.template as PodTemplateSpec;
     if (spec.suspend === true) return;
-    const parallelism = this.count(spec, 'parallelism', `${at}.parallelism`, 1);
-    const completions =
-      spec.completions === undefined || spec.completions === null
-        ? parallelism
-        : this.count(spec, 'completions', `${at}.completions`, 1);
+    const parallelism = countOf(spec, 'parallelism', 1);
+    const completions = countOf(spec, 'completions', parallelism);
     const count = this.reserve(scaleCount(Math.min(parallelism, completions), this.scale));
     const indexed = spec.completionMode === 'Indexed';
     const uid = ownerRef.uid;
@@ -321,22 +288,15 @@ class Context {
 
   private cronJob(): void {
     const spec = this.spec();
-    const jobTemplate = spec.jobTemplate;
-    if (!isRecord(jobTemplate) || !isRecord(jobTemplate.spec)) {
-      throw this.error('spec.jobTemplate.spec', 'required: a mapping');
-    }
-    if (spec.suspend === true) {
-      this.template(jobTemplate.spec, 'spec.jobTemplate.spec.template');
-      return;
-    }
+    if (spec.suspend === true) return;
+    const jobSpec = (spec.jobTemplate as { spec: Spec }).spec;
     const minutes = Math.floor(this.now.getTime() / 60_000);
     const jobName = `${this.name}-${minutes}`;
-    this.job(jobName, jobTemplate.spec, 'spec.jobTemplate.spec', this.ownerRef('Job', jobName));
+    this.job(jobName, jobSpec, this.ownerRef('Job', jobName));
   }
 
   private daemonSet(): void {
-    const spec = this.spec();
-    const template = this.template(spec, 'spec.template');
+    const template = this.spec().template as PodTemplateSpec;
     const revision = podTemplateHash(template);
     const pod = this.makePod(
       template,
@@ -354,15 +314,7 @@ class Context {
   }
 
   private pod(): void {
-    const pod = structuredClone(this.object) as unknown as Pod;
-    if (
-      !isRecord(pod.spec) ||
-      !Array.isArray(pod.spec.containers) ||
-      pod.spec.containers.length === 0
-    ) {
-      throw this.error('spec.containers', 'required: at least one container');
-    }
-    this.checkResources(pod.spec as unknown as Spec, 'spec');
+    const pod = structuredClone(this.object) as unknown as Pod & { spec: NonNullable<Pod['spec']> };
     applyPodDefaults(pod, this.namespace);
     pod.metadata!.uid ??= stableUid('Pod', this.namespace, this.name);
     const phase = pod.status?.phase;
@@ -382,73 +334,6 @@ class Context {
       name: this.name,
       pods: pod.spec.nodeName ? 0 : 1,
     });
-  }
-
-  private template(spec: Spec, at: string): PodTemplateSpec {
-    const template = spec.template;
-    if (!isRecord(template)) throw this.error(at, 'required: a pod template');
-    const podSpec = template.spec;
-    if (
-      !isRecord(podSpec) ||
-      !Array.isArray(podSpec.containers) ||
-      podSpec.containers.length === 0
-    ) {
-      throw this.error(`${at}.spec.containers`, 'required: at least one container');
-    }
-    this.checkResources(podSpec, `${at}.spec`);
-    return template as PodTemplateSpec;
-  }
-
-  private checkResources(podSpec: Spec, at: string): void {
-    const check = this.checkQuantity;
-    const visit = (resources: unknown, where: string): void => {
-      if (resources === undefined || resources === null) return;
-      if (!isRecord(resources)) throw this.error(where, 'must be a mapping');
-      for (const part of ['requests', 'limits'] as const) {
-        const list = resources[part];
-        if (list === undefined || list === null) continue;
-        if (!isRecord(list))
-          throw this.error(`${where}.${part}`, 'must be a mapping of resource name to quantity');
-        for (const [name, value] of Object.entries(list)) {
-          const field = `${where}.${part}.${name}`;
-          if (typeof value !== 'string' && typeof value !== 'number') {
-            throw this.error(
-              field,
-              `must be a quantity (e.g. "500m", "1Gi"), got ${JSON.stringify(value)}`,
-            );
-          }
-          if (check) {
-            try {
-              check(value);
-            } catch (cause) {
-              throw this.error(field, (cause as Error).message, cause);
-            }
-          }
-        }
-      }
-    };
-    for (const list of ['initContainers', 'containers'] as const) {
-      const containers = podSpec[list];
-      if (containers === undefined || containers === null) continue;
-      if (!Array.isArray(containers))
-        throw this.error(`${at}.${list}`, 'must be a list of containers');
-      containers.forEach((container: unknown, i) => {
-        if (!isRecord(container))
-          throw this.error(`${at}.${list}[${i}]`, 'must be a container mapping');
-        visit(container.resources, `${at}.${list}[${i}].resources`);
-      });
-    }
-    visit(podSpec.resources, `${at}.resources`);
-    if (podSpec.overhead !== undefined) visit({ requests: podSpec.overhead }, `${at}.overhead`);
-  }
-
-  private count(spec: Spec, key: string, field: string, fallback: number): number {
-    const value = spec[key];
-    if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw this.error(field, `must be a non-negative integer, got ${JSON.stringify(value)}`);
-    }
-    return value;
   }
 
   private makePod(
@@ -513,17 +398,6 @@ class Context {
       kind === 'Job' ? 'batch/v1' : kind === 'ReplicationController' ? 'v1' : 'apps/v1';
     return { apiVersion, kind, name, uid: stableUid(kind, this.namespace, name) };
   }
-
-  private error(field: string, message: string, cause?: unknown): ManifestError {
-    return new ManifestError(
-      this.doc.file,
-      this.doc.document,
-      message,
-      fieldPath(this.doc, field),
-      undefined,
-      cause === undefined ? undefined : { cause },
-    );
-  }
 }
 
 interface OwnerRef {
@@ -533,6 +407,8 @@ interface OwnerRef {
   uid: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `spec[key]` (a count validated by workloadProblems), or `fallback` when unset. */
+function countOf(spec: Spec, key: string, fallback: number): number {
+  const value = spec[key];
+  return typeof value === 'number' ? value : fallback;
 }

@@ -1,0 +1,175 @@
+/**
+ * What the kube-apiserver (with kubectl's strict field validation) would reject in a workload
+ * the CLI expands into pods: the shape the expansion needs, replica and parallelism counts,
+ * resource quantities, and unknown fields.
+ */
+import { compareQuantities, parseQuantity, type Quantity } from '@karpenter-ts/scheduling';
+import type { KubeObject } from '../manifests/document.js';
+import { unknownFields, type FieldProblem } from './unknown-fields.js';
+
+export type { FieldProblem } from './unknown-fields.js';
+
+type Spec = Record<string, unknown>;
+
+/**
+ * Every problem of one workload object (Deployment, ReplicaSet, ReplicationController,
+ * StatefulSet, DaemonSet, Job, CronJob, Pod), paths relative to the object, in this order:
+ *
+ * - shape: `metadata.name` and `spec`;
+ * - counts (`replicas`, `parallelism`, `completions`): non-negative integers;
+ * - the pod template (`spec.template`; a CronJob's `spec.jobTemplate.spec.template`) with at
+ *   least one container, and StatefulSet volumeClaimTemplate names;
+ * - container, init container and pod-level `resources` and pod `overhead`: mappings of
+ *   resource name to a valid quantity, never negative, and a request never above the limit
+ *   of the same resource (the apiserver's ValidateResourceRequirements);
+ * - fields the kind's API type does not declare ({@link unknownFields}).
+ *
+ * Other kinds have no problems. Empty means the expansion can build its pods.
+ */
+export function workloadProblems(object: KubeObject): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const add = (path: string, message: string) => problems.push({ path, message });
+  const name = object.metadata?.name;
+  if (typeof name !== 'string' || name === '') add('metadata.name', 'required: a non-empty string');
+  const spec = object.spec;
+  switch (object.kind) {
+    case 'Deployment':
+    case 'ReplicaSet':
+    case 'ReplicationController':
+    case 'StatefulSet':
+    case 'DaemonSet':
+      if (!isRecord(spec)) add('spec', 'required: a mapping');
+      else {
+        if (object.kind !== 'DaemonSet') count(spec, 'replicas', 'spec', add);
+        podTemplate(spec, 'spec', add);
+        if (object.kind === 'StatefulSet') claimTemplates(spec, add);
+      }
+      break;
+    case 'Job':
+      if (!isRecord(spec)) add('spec', 'required: a mapping');
+      else job(spec, 'spec', add);
+      break;
+    case 'CronJob': {
+      const jobSpec =
+        isRecord(spec) && isRecord(spec.jobTemplate) ? spec.jobTemplate.spec : undefined;
+      if (!isRecord(jobSpec)) add('spec.jobTemplate.spec', 'required: a mapping');
+      else job(jobSpec, 'spec.jobTemplate.spec', add);
+      break;
+    }
+    case 'Pod':
+      if (!isRecord(spec) || !Array.isArray(spec.containers) || spec.containers.length === 0)
+        add('spec.containers', 'required: at least one container');
+      else podSpecResources(spec, 'spec', add);
+      break;
+    default:
+      return [];
+  }
+  problems.push(...unknownFields(object));
+  return problems;
+}
+
+type Add = (path: string, message: string) => void;
+
+function job(spec: Spec, at: string, add: Add): void {
+  count(spec, 'parallelism', at, add);
+  count(spec, 'completions', at, add);
+  podTemplate(spec, at, add);
+}
+
+function podTemplate(spec: Spec, at: string, add: Add): void {
+  const template = spec.template;
+  if (!isRecord(template)) return add(`${at}.template`, 'required: a pod template');
+  const podSpec = template.spec;
+  if (!isRecord(podSpec) || !Array.isArray(podSpec.containers) || podSpec.containers.length === 0)
+    return add(`${at}.template.spec.containers`, 'required: at least one container');
+  podSpecResources(podSpec, `${at}.template.spec`, add);
+}
+
+function count(spec: Spec, key: string, at: string, add: Add): void {
+  const value = spec[key];
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    add(`${at}.${key}`, `must be a non-negative integer, got ${JSON.stringify(value)}`);
+}
+
+function claimTemplates(spec: Spec, add: Add): void {
+  if (!Array.isArray(spec.volumeClaimTemplates)) return;
+  spec.volumeClaimTemplates.forEach((claim: unknown, i) => {
+    const name = isRecord(claim) && isRecord(claim.metadata) ? claim.metadata.name : undefined;
+    if (typeof name !== 'string' || name === '')
+      add(`spec.volumeClaimTemplates[${i}].metadata.name`, 'required: a non-empty string');
+  });
+}
+
+/** Resources of init containers, containers and the pod, then the pod's overhead. */
+function podSpecResources(podSpec: Spec, at: string, add: Add): void {
+  for (const list of ['initContainers', 'containers'] as const) {
+    const containers = podSpec[list];
+    if (containers === undefined || containers === null) continue;
+    if (!Array.isArray(containers)) {
+      add(`${at}.${list}`, 'must be a list of containers');
+      continue;
+    }
+    containers.forEach((container: unknown, i) => {
+      if (!isRecord(container)) add(`${at}.${list}[${i}]`, 'must be a container mapping');
+      else resourceRequirements(container.resources, `${at}.${list}[${i}].resources`, add);
+    });
+  }
+  resourceRequirements(podSpec.resources, `${at}.resources`, add);
+  if (podSpec.overhead !== undefined && podSpec.overhead !== null)
+    quantities(podSpec.overhead, `${at}.overhead`, add);
+}
+
+/** `requests` and `limits`: valid, non-negative quantities, each request at most its limit. */
+function resourceRequirements(resources: unknown, at: string, add: Add): void {
+  if (resources === undefined || resources === null) return;
+  if (!isRecord(resources)) return add(at, 'must be a mapping');
+  const requests = quantities(resources.requests, `${at}.requests`, add);
+  const limits = quantities(resources.limits, `${at}.limits`, add);
+  for (const [name, request] of requests) {
+    const limit = limits.get(name);
+    if (limit && compareQuantities(request.quantity, limit.quantity) > 0)
+      add(
+        `${at}.requests.${name}`,
+        `must not exceed the limit (limits.${name} is ${JSON.stringify(limit.text)}), got ${JSON.stringify(request.text)}`,
+      );
+  }
+}
+
+interface Written {
+  readonly quantity: Quantity;
+  /** As written, for messages. */
+  readonly text: string | number;
+}
+
+/** Parses a resource list, reporting malformed and negative quantities; returns the good ones. */
+function quantities(list: unknown, at: string, add: Add): Map<string, Written> {
+  const good = new Map<string, Written>();
+  if (list === undefined || list === null) return good;
+  if (!isRecord(list)) {
+    add(at, 'must be a mapping of resource name to quantity');
+    return good;
+  }
+  for (const [name, value] of Object.entries(list)) {
+    const field = `${at}.${name}`;
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      add(field, `must be a quantity (e.g. "500m", "1Gi"), got ${JSON.stringify(value)}`);
+      continue;
+    }
+    let quantity: Quantity;
+    try {
+      quantity = parseQuantity(value);
+    } catch (error) {
+      add(field, (error as Error).message);
+      continue;
+    }
+    if (quantity.nanos < 0n)
+      add(field, `must be a non-negative quantity, got ${JSON.stringify(value)}`);
+    else good.set(name, { quantity, text: value });
+  }
+  return good;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
