@@ -176,6 +176,9 @@ export class Provisioner {
       ...(this.#o.solver ? { solver: this.#o.solver } : {}),
       ...(this.#o.preferencePolicy ? { preferencePolicy: this.#o.preferencePolicy } : {}),
       ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
+      // The provider's labels are well known to the scheduler too: a pod may select one its
+      // NodePool leaves open (upstream providers add theirs to v1.WellKnownLabels).
+      ...(this.#o.extraWellKnownLabels ? { wellKnownLabels: this.#o.extraWellKnownLabels } : {}),
     });
     const results = scheduler.solve(pods);
 
@@ -262,6 +265,9 @@ export class Provisioner {
     const notCreated: { claim: NewNodeClaim<InstanceType>; reason: string }[] = [];
     const usage = cluster.nodePoolUsage();
     const hashes = new Map<string, string>();
+    // Like Karpenter's own, the provider's well-known labels stay out of NodeClaim labels.
+    const extra = this.#o.extraWellKnownLabels;
+    const buildOptions = extra === undefined ? {} : { extraWellKnownLabels: new Set(extra) };
     for (const claim of results.newNodeClaims) {
       const pool = pools.get(claim.nodePoolName);
       if (pool === undefined) {
@@ -289,7 +295,7 @@ export class Provisioner {
         hash = nodePoolHash(pool);
         hashes.set(claim.nodePoolName, hash);
       }
-      const object = buildNodeClaim(pool, claim, { nodePoolHash: hash });
+      const object = buildNodeClaim(pool, claim, { ...buildOptions, nodePoolHash: hash });
       const nodeClaim = await client.create('NodeClaim', object);
       cluster.updateNodeClaim(nodeClaim);
       created.push(nodeClaim);
