@@ -2,10 +2,12 @@
  * What the `--provider azure` e2e suites share: the real control plane with Karpenter's and the
  * AKSNodeClass CRDs, the ARM emulator (in-process, HTTPS with a throw-away CA written to a file
  * for `ARM_CA_FILE`) holding the cluster subnet (`VNET_SUBNET_ID`, which the AKSNodeClass status
- * controller looks up for `SubnetsReady`) and whose booted VMs' emulated kubelets register Nodes, optionally a
- * managed-identity token endpoint (App Service style, `IDENTITY_ENDPOINT`) for a controller run
- * as a child process, the controller's environment and arguments, and clean-up. Every token is
- * the fixed {@link E2E_TOKEN}: the emulator checks that a bearer token is present, not what it is.
+ * controller looks up for `SubnetsReady` and every NIC names), optionally a disk encryption set
+ * (`NODE_OSDISK_DISKENCRYPTIONSET_ID`), and whose booted VMs' emulated kubelets register Nodes;
+ * optionally a managed-identity token endpoint (App Service style, `IDENTITY_ENDPOINT`) for a
+ * controller run as a child process; the controller's environment and arguments, and clean-up.
+ * Every token is the fixed {@link E2E_TOKEN}: the emulator checks that a bearer token is present,
+ * not what it is.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -70,6 +72,11 @@ export interface AzureHarnessOptions {
   readonly managedIdentity: boolean;
   /** Booted VMs' kubelets register their Node only while this answers true; default always. */
   readonly registerNodes?: () => boolean;
+  /**
+   * Put a disk encryption set in place in the emulator ({@link AzureHarness.diskEncryptionSetId})
+   * and name it in `NODE_OSDISK_DISKENCRYPTIONSET_ID`; default none.
+   */
+  readonly diskEncryptionSet?: boolean;
 }
 
 /** Names of the emulator's resources in the node resource group, each list sorted. */
@@ -113,7 +120,13 @@ export class AzureHarness {
     kubelets.start(arm);
     let identity: Server | undefined;
     try {
+      // ARM refuses a NIC whose subnet does not exist.
       arm.putSubnet({ id: subnetId(options.subscription) });
+      if (options.diskEncryptionSet)
+        arm.putDiskEncryptionSet({
+          id: diskEncryptionSetId(options.subscription),
+          location: options.region,
+        });
       const caFile = join(
         mkdtempSync(join(tmpdir(), `karpenter-ts-azure-${options.clusterName}.`)),
         'arm-ca.pem',
@@ -129,6 +142,9 @@ export class AzureHarness {
         SSH_PUBLIC_KEY,
         ARM_ENDPOINT: arm.url,
         ARM_CA_FILE: caFile,
+        ...(options.diskEncryptionSet
+          ? { NODE_OSDISK_DISKENCRYPTIONSET_ID: diskEncryptionSetId(options.subscription) }
+          : {}),
       };
       if (options.managedIdentity) {
         identity = await serveTokenEndpoint();
@@ -150,6 +166,11 @@ export class AzureHarness {
   /** `VNET_SUBNET_ID`: subnet `nodes` of vnet `vnet` in resource group `rg`. */
   get subnetId(): string {
     return subnetId(this.options.subscription);
+  }
+
+  /** The disk encryption set `NODE_OSDISK_DISKENCRYPTIONSET_ID` names with `diskEncryptionSet`. */
+  get diskEncryptionSetId(): string {
+    return diskEncryptionSetId(this.options.subscription);
   }
 
   /**
@@ -283,6 +304,10 @@ export class AzureHarness {
 
 function subnetId(subscription: string): string {
   return `/subscriptions/${subscription}/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes`;
+}
+
+function diskEncryptionSetId(subscription: string): string {
+  return `/subscriptions/${subscription}/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/nodes-des`;
 }
 
 /** A token endpoint on a free localhost port answering {@link E2E_TOKEN} to every request. */

@@ -50,7 +50,10 @@ interface ArmVm {
     hardwareProfile?: { vmSize?: string };
     priority?: string;
     evictionPolicy?: string;
-    storageProfile?: { imageReference?: { communityGalleryImageId?: string } };
+    storageProfile?: {
+      imageReference?: { communityGalleryImageId?: string };
+      osDisk?: { managedDisk?: { diskEncryptionSet?: { id?: string } } };
+    };
   };
 }
 
@@ -61,6 +64,7 @@ beforeAll(async () => {
     region: REGION,
     clusterName: CLUSTER,
     managedIdentity: false,
+    diskEncryptionSet: true,
   });
   ({ api, arm, kubelets } = harness);
   for (const image of DEFINITIONS) {
@@ -120,6 +124,7 @@ afterAll(async () => {
   // Leave the cluster as the next suite expects it: no NodePool another provider cannot serve.
   await harness?.deleteNodePool('azure');
   await harness?.deleteNodePool('nosubnet');
+  await harness?.deleteNodePool('noreader');
   await operator?.shutdown('end of test');
   await harness?.stop();
 });
@@ -176,6 +181,11 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
       'LocalDNSReady',
     ])
       expect(nc.status?.conditions?.find((c) => c.type === type)?.status, type).toBe('True');
+    // The disk encryption set (NODE_OSDISK_DISKENCRYPTIONSET_ID) was read with the controller's identity.
+    expect(nc.status?.conditions?.find((c) => c.type === 'ValidationSucceeded')).toMatchObject({
+      message: `disk encryption set ${harness.diskEncryptionSetId} is readable`,
+    });
+    expect(arm.state.requestsTo('GET', '/diskEncryptionSets/nodes-des').length).toBeGreaterThan(0);
     // The cluster subnet (VNET_SUBNET_ID) was looked up in ARM.
     expect(
       arm.state.requestsTo('GET', '/virtualNetworks/vnet/subnets/nodes').length,
@@ -223,6 +233,10 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
       expect(labels['karpenter.sh/capacity-type']).toBe('spot');
       expect(vm?.properties.priority).toBe('Spot');
       expect(vm?.properties.evictionPolicy).toBe('Delete');
+      // NODE_OSDISK_DISKENCRYPTIONSET_ID on every OS disk.
+      expect(vm?.properties.storageProfile?.osDisk?.managedDisk?.diskEncryptionSet?.id).toBe(
+        harness.diskEncryptionSetId,
+      );
       const zone = labels['topology.kubernetes.io/zone'] ?? '';
       expect(vm?.zones?.[0] === undefined ? '0' : `${REGION}-${vm.zones[0]}`).toBe(zone);
       const node = nodes.find((n) => n.spec?.providerID === claim.status?.providerID);
@@ -367,6 +381,58 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
     expect(arm.state.requestsTo('PUT', '/networkInterfaces/aks-nosubnet')).toEqual([]);
     expect(arm.state.virtualMachines(NODE_RG)).toEqual([]);
     await harness.deleteNodePool('nosubnet');
+  });
+
+  it('without Reader on the disk encryption set an AKSNodeClass is Ready=False (DiskEncryptionSetRBACMissing) and its NodePool follows', async () => {
+    // Last: the set is operator-wide, so every AKSNodeClass checked from now on is not ready.
+    arm.faults.authorizationFailed(
+      { resourceType: 'diskEncryptionSets', method: 'GET' },
+      { action: 'Microsoft.Compute/diskEncryptionSets/read', scope: harness.diskEncryptionSetId },
+    );
+    await harness.createNodePool('noreader', SIZES, ['on-demand']);
+    type Conditions = {
+      status?: {
+        conditions?: { type: string; status: string; reason?: string; message?: string }[];
+      };
+    };
+    const nc = await eventually(
+      'the AKSNodeClass to report DiskEncryptionSetRBACMissing',
+      async () => {
+        const o = await api.request<Conditions>(
+          'GET',
+          '/apis/karpenter.azure.com/v1beta1/aksnodeclasses/noreader',
+        );
+        return o.status?.conditions?.some(
+          (c) => c.type === 'Ready' && c.reason === 'DiskEncryptionSetRBACMissing',
+        )
+          ? o
+          : undefined;
+      },
+      30_000,
+    );
+    expect(nc.status?.conditions?.find((c) => c.type === 'ValidationSucceeded')).toMatchObject({
+      status: 'False',
+      reason: 'DiskEncryptionSetRBACMissing',
+      message: expect.stringContaining(
+        `no Reader role on disk encryption set ${harness.diskEncryptionSetId}`,
+      ),
+    });
+    await eventually(
+      'the NodePool to follow its NodeClass (NodeClassReady False)',
+      async () =>
+        (
+          await api.request<NodePool>('GET', '/apis/karpenter.sh/v1/nodepools/noreader')
+        ).status?.conditions?.some(
+          (c) =>
+            c.type === 'NodeClassReady' &&
+            c.status === 'False' &&
+            c.reason === 'DiskEncryptionSetRBACMissing',
+        ),
+      30_000,
+    );
+    expect(arm.state.requestsTo('PUT', '/networkInterfaces/aks-noreader')).toEqual([]);
+    arm.faults.clear();
+    await harness.deleteNodePool('noreader');
   });
 });
 
