@@ -166,16 +166,28 @@ describe('--provider azure settings: values that would launch VMs that never joi
     );
   });
 
-  it('refuses what is no OpenSSH public key line, naming the format and the key types', () => {
+  it('refuses what is no OpenSSH public key line, naming the format and only the key types Azure takes', () => {
     for (const bad of [
       'hello',
       'AAAAC3NzaC1lZDI1NTE5',
       'ssh-dss AAAAB3NzaC1kc3M=',
       'ssh-ed25519 not*base64',
-    ])
-      expect(problemsOf({ SSH_PUBLIC_KEY: bad })).toMatch(
-        /SSH_PUBLIC_KEY must be an OpenSSH public key line "<type> <base64 key> \[comment\]".*type one of ssh-rsa, ssh-ed25519, ecdsa-sha2-nistp256, .*sk-ssh-ed25519@openssh\.com/,
+    ]) {
+      const message = problemsOf({ SSH_PUBLIC_KEY: bad });
+      expect(message).toMatch(
+        /SSH_PUBLIC_KEY must be an OpenSSH public key line "<type> <base64 key> \[comment\]".*of type ssh-rsa \(2048 bits or more\) or ssh-ed25519/,
       );
+      // Listing key types that are refused a line later would send the user the wrong way.
+      expect(message).not.toMatch(/ecdsa|sk-ssh/);
+    }
+  });
+
+  it('refuses a location that is not an ARM region name, naming the form', () => {
+    expect(problemsOf({ AZURE_LOCATION: 'East US' })).toContain(
+      'AZURE_LOCATION must be an Azure region name such as eastus or westeurope (lowercase letters and digits, as az account list-locations --query [].name prints), got "East US"',
+    );
+    // ARM compares locations case-insensitively; the settings keep the lowercase form.
+    expect(problemsOf({ AZURE_LOCATION: 'WestEurope' })).toBe('');
   });
 
   it('refuses a key whose base64 is cut short or names another key type', () => {

@@ -99,7 +99,14 @@ export function readAzureSettings(env: NodeJS.ProcessEnv): AzureSettings {
     problems.push(
       `AZURE_SUBSCRIPTION_ID must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, as az account show --query id -o tsv prints), got ${JSON.stringify(subscriptionId)}`,
     );
-  const location = required('AZURE_LOCATION', 'LOCATION').toLowerCase();
+  // ARM compares locations case-insensitively (EastUS is eastus), but a display name such as
+  // "East US" is no location at all and would only fail at the first launch.
+  const locationSetting = required('AZURE_LOCATION', 'LOCATION');
+  const location = locationSetting.toLowerCase();
+  if (location !== '' && !/^[a-z0-9]+$/.test(location))
+    problems.push(
+      `AZURE_LOCATION must be an Azure region name such as eastus or westeurope (lowercase letters and digits, as az account list-locations --query [].name prints), got ${JSON.stringify(locationSetting)}`,
+    );
   const nodeResourceGroup = required('AZURE_NODE_RESOURCE_GROUP');
   const vnetSubnetID = required('VNET_SUBNET_ID');
   if (

@@ -55,8 +55,8 @@ function mpintBits(n: Buffer): number {
  */
 export function sshPublicKeyProblem(line: string): string | undefined {
   const format =
-    'must be an OpenSSH public key line "<type> <base64 key> [comment]" (as in ~/.ssh/id_ed25519.pub), ' +
-    `type one of ${OPENSSH_PUBLIC_KEY_TYPES.join(', ')}`;
+    'must be an OpenSSH public key line "<type> <base64 key> [comment]" (as in ~/.ssh/id_ed25519.pub) ' +
+    `of type ssh-rsa (${AZURE_MIN_RSA_BITS} bits or more) or ssh-ed25519`;
   const m = /^(\S+)\s+([A-Za-z0-9+/]+={0,2})(?:\s+.*)?$/s.exec(line.trim());
   const type = m?.[1];
   const b64 = m?.[2];
