@@ -11,8 +11,8 @@ import { hostname } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import {
   FileMachineStore,
-  KwokLabels,
   KwokCloudProvider,
+  KwokWellKnownLabels,
   SimCloudProvider,
   kwokInstanceTypes,
   systemClock,
@@ -376,7 +376,7 @@ function simWiring(
     provider: kwok,
     sim: kwok,
     azure: undefined,
-    extraWellKnownLabels: Object.values(KwokLabels),
+    extraWellKnownLabels: [...KwokWellKnownLabels],
     periodic: [{ name: 'kwok', intervalSeconds: 1, run: () => kwok.sync() }],
     nodeClassReconcilers: [(name) => reconcileSimNodeClass(client, systemClock, name)],
   };
