@@ -6,7 +6,14 @@
  * label key syntax, and the capacity-type value check. Violations carry `apiServer: 'accept'`:
  * the apiserver stores such a NodePool, but Karpenter will not use it.
  */
-import { CapacityTypes, isRestrictedLabel, Labels, normalizeLabelKey } from './labels.js';
+import { closestMatch } from 'leven';
+import {
+  CapacityTypes,
+  isRestrictedLabel,
+  Labels,
+  normalizeLabelKey,
+  WellKnownLabels,
+} from './labels.js';
 import { NodeSelectorOperators } from './types/common.js';
 import type { NodeSelectorRequirementWithMinValues } from './types/common.js';
 import type { Taint } from './types/core.js';
@@ -55,6 +62,8 @@ export function labelValueProblem(value: string): string | undefined {
 /**
  * Runs the runtime checks on a NodePool and returns every violation (`rule` is `runtime:<check>`).
  * Never throws for malformed input: missing lists count as empty.
+ * A restricted label or requirement key within two edits of a well-known label (ours or the
+ * provider's) gets a `; did you mean <label>?` hint (upstream gives none).
  */
 export function validateNodePoolRuntime(
   nodePool: NodePool,
@@ -77,6 +86,12 @@ export function validateNodePoolRuntime(
       ...(options.extraWellKnownLabels ? { extraWellKnown: options.extraWellKnownLabels } : {}),
       ...(options.extraRestrictedDomains ? { extraDomains: options.extraRestrictedDomains } : {}),
     });
+  // A restricted key one or two edits from a well-known label is almost always its typo.
+  const wellKnown = [...WellKnownLabels, ...(options.extraWellKnownLabels ?? [])];
+  const restrictedMessage = (what: string, key: string): string => {
+    const hint = closestMatch(key, wellKnown, { maxDistance: 2 });
+    return `${what} ${key} is restricted (its domain is reserved)${hint ? `; did you mean ${hint}?` : ''}`;
+  };
   const template = nodePool?.spec?.template;
 
   for (const [key, value] of Object.entries(template?.metadata?.labels ?? {})) {
@@ -91,7 +106,7 @@ export function validateNodePoolRuntime(
     if (valueProblem)
       add(path, 'labels', `label value ${JSON.stringify(value)} is invalid: ${valueProblem}`);
     if (key !== Labels.NodePool && restricted(key))
-      add(path, 'labels', `label ${key} is restricted (its domain is reserved)`);
+      add(path, 'labels', restrictedMessage('label', key));
   }
 
   const seen = new Map<string, string>();
@@ -139,7 +154,9 @@ export function validateNodePoolRuntime(
   }
 
   (template?.spec?.requirements ?? []).forEach((req, i) => {
-    checkRequirement(req, `spec.template.spec.requirements[${i}]`, add, restricted);
+    checkRequirement(req, `spec.template.spec.requirements[${i}]`, add, restricted, (key) =>
+      restrictedMessage('requirement key', key),
+    );
   });
   return out;
 }
@@ -149,6 +166,7 @@ function checkRequirement(
   path: string,
   add: (path: string, check: string, message: string) => void,
   restricted: (key: string) => boolean,
+  restrictedMessage: (key: string) => string,
 ): void {
   const key = normalizeLabelKey(String(req?.key ?? ''));
   const values = Array.isArray(req?.values) ? req.values.map(String) : [];
@@ -161,12 +179,7 @@ function checkRequirement(
   }
   if (key === Labels.NodePool)
     add(`${path}.key`, 'requirements', `a NodePool cannot require ${key} (Karpenter sets it)`);
-  else if (restricted(key))
-    add(
-      `${path}.key`,
-      'requirements',
-      `requirement key ${key} is restricted (its domain is reserved)`,
-    );
+  else if (restricted(key)) add(`${path}.key`, 'requirements', restrictedMessage(key));
   const keyProblem = qualifiedNameProblem(key);
   if (keyProblem)
     add(

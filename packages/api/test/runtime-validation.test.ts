@@ -61,6 +61,28 @@ describe('validateNodePoolRuntime', () => {
     expect(v.map((x) => x.path)).toEqual([`${T}.requirements[1].key`]);
   });
 
+  test('a restricted key close to a well-known label names it as a hint', () => {
+    const np = withField(
+      withField(nodePool(), `${T}.requirements`, [
+        { key: 'karpenter.azure.com/sku-familly', operator: 'In', values: ['D'] },
+        { key: 'karpenter.azure.com/internal', operator: 'Exists' },
+        { key: 'karpenter.sh/capacity-typ', operator: 'In', values: ['spot'] },
+      ]),
+      'spec.template.metadata.labels',
+      { 'karpenter.azure.com/sku-cpuu': '4' },
+    );
+    const v = validateNodePoolRuntime(np, {
+      extraRestrictedDomains: ['karpenter.azure.com'],
+      extraWellKnownLabels: ['karpenter.azure.com/sku-family', 'karpenter.azure.com/sku-cpu'],
+    });
+    expect(v.map((x) => x.message)).toEqual([
+      'label karpenter.azure.com/sku-cpuu is restricted (its domain is reserved); did you mean karpenter.azure.com/sku-cpu?',
+      'requirement key karpenter.azure.com/sku-familly is restricted (its domain is reserved); did you mean karpenter.azure.com/sku-family?',
+      'requirement key karpenter.azure.com/internal is restricted (its domain is reserved)',
+      'requirement key karpenter.sh/capacity-typ is restricted (its domain is reserved); did you mean karpenter.sh/capacity-type?',
+    ]);
+  });
+
   test('deprecated requirement keys are normalized before the checks', () => {
     const np = withField(nodePool(), `${T}.requirements`, [
       { key: 'beta.kubernetes.io/arch', operator: 'In', values: ['arm64'] },
