@@ -91,6 +91,25 @@ describe('karpenter-ts catalog', () => {
     expect(onDemandOnly.stdout).not.toContain(spot);
   });
 
+  it('marks AWS prices that are modelled spot prices (0.7 × on-demand) and says so under the table', async () => {
+    const footnote = '¹ spot price, not observed: spot = 0.7 × on-demand (modelled)';
+    const aws = await cli('catalog', '--cloud', 'aws', '--limit', '2');
+    expect(aws.code).toBe(0);
+    const lines = aws.stdout.trimEnd().split('\n');
+    expect(lines.slice(1, 3).every((l) => /\$\d+\.\d{4}¹$/.test(l.trimEnd()))).toBe(true);
+    expect(lines.at(-1)).toBe(footnote);
+    const onDemand = await cli(
+      'catalog',
+      '--cloud',
+      'aws',
+      '--requirements',
+      'karpenter.sh/capacity-type=In:on-demand',
+      '--limit',
+      '2',
+    );
+    expect(onDemand.stdout).not.toContain('¹');
+  });
+
   it('rejects a malformed requirement with exit code 2 and one line', async () => {
     const { code, stderr } = await cli(
       'catalog',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
 
 interface ExplainJson {
   pod: string;
@@ -187,6 +188,25 @@ describe('karpenter-ts explain output', () => {
 });
 
 describe('karpenter-ts explain closest instance types', () => {
+  it('prints amounts as the rest of the CLI does: GiB with at most 2 decimals in text, exact quantities in JSON', async () => {
+    const file = await writeManifests(`apiVersion: v1
+kind: Pod
+metadata: { name: huge }
+spec:
+  containers:
+    - { name: c, image: nginx, resources: { requests: { cpu: "2", memory: 10240Gi } } }
+`);
+    const text = await cli('explain', file, '--pod', 'huge', '--cloud', 'azure');
+    expect(text.code).toBe(0);
+    const closest = text.stdout.split('\n').filter((l) => l.startsWith('    closest: '));
+    expect(closest).toHaveLength(3);
+    for (const line of closest) expect(line).toMatch(/\(memory \d+(\.\d{1,2})?Gi < 10240Gi\)$/);
+    const json = await cli('explain', file, '--pod', 'huge', '--cloud', 'azure', '-o', 'json');
+    const report = JSON.parse(json.stdout) as ExplainJson;
+    for (const c of report.nodePools[0]!.closest)
+      expect(c.short.memory!.allocatable).toMatch(/^\d+(Ki|Mi|Gi)?$/);
+  });
+
   it('lists the type short on fewer resources first when the worst shortfall ties', async () => {
     // Both are short on ephemeral-storage by the same ratio (the worst one); Standard_D11 is
     // also short on cpu and memory, Standard_D12 only on cpu.

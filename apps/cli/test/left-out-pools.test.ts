@@ -86,7 +86,7 @@ const ELSEWHERE = deployment(
 );
 
 const TYPO_REASON =
-  'NodePool "typo" is not usable: spec.template.spec.nodeClassRef.kind kind "AKSNodeClas" (group karpenter.azure.com) is not a NodeClass kind any cloud serves (AKSNodeClass in karpenter.azure.com, EC2NodeClass in karpenter.k8s.aws): no cloud launches from this NodePool (Karpenter ignores it)';
+  'NodePool "typo" is not usable: spec.template.spec.nodeClassRef.kind: "AKSNodeClas" (group karpenter.azure.com) is not a NodeClass kind any cloud serves (AKSNodeClass in karpenter.azure.com, EC2NodeClass in karpenter.k8s.aws): no cloud launches from this NodePool (Karpenter ignores it)';
 
 interface Report {
   notes: string[];

@@ -39,7 +39,21 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
     const { code, stdout } = await cli('validate', file);
     expect(code).toBe(1);
     expect(stdout.split('\n')[0]).toBe(
-      `${file}:1 spec.template.spec.nodeClassRef.kind: kind "AKSNodeClas" (group karpenter.azure.com) is not a NodeClass kind any cloud serves (${SERVED}): no cloud launches from this NodePool (Karpenter ignores it)`,
+      `${file}:1 spec.template.spec.nodeClassRef.kind: "AKSNodeClas" (group karpenter.azure.com) is not a NodeClass kind any cloud serves (${SERVED}): no cloud launches from this NodePool (Karpenter ignores it)`,
+    );
+  });
+
+  it('hints the well-known label a misspelt restricted requirement key was meant to be', async () => {
+    const file = await writeManifests(
+      TYPO_POOL.replace('AKSNodeClas,', 'AKSNodeClass,').replace(
+        'karpenter.sh/capacity-type, operator: In, values: [on-demand]',
+        'karpenter.azure.com/sku-familly, operator: In, values: [D]',
+      ),
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    expect(stdout.split('\n')[0]).toBe(
+      `${file}:1 spec.template.spec.requirements[0].key: requirement key karpenter.azure.com/sku-familly is restricted (its domain is reserved); did you mean karpenter.azure.com/sku-family?`,
     );
   });
 
@@ -53,7 +67,7 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
     const { code, stdout } = await cli('validate', file);
     expect(code).toBe(1);
     expect(stdout).toContain(
-      `${file}:1 spec.template.spec.nodeClassRef.group: group "karpenter.k8s.aws" does not serve kind AKSNodeClass`,
+      `${file}:1 spec.template.spec.nodeClassRef.group: "karpenter.k8s.aws" does not serve kind AKSNodeClass`,
     );
   });
 
@@ -67,8 +81,15 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
     };
     expect(report.nodeClaims).toEqual([]);
     expect([...new Set(report.podErrors.map((p) => p.reason))]).toEqual([
-      `no usable NodePool: NodePool "typo" is not usable: spec.template.spec.nodeClassRef.kind kind "AKSNodeClas" (group karpenter.azure.com) is not a NodeClass kind any cloud serves (${SERVED}): no cloud launches from this NodePool (Karpenter ignores it)`,
+      `no usable NodePool: NodePool "typo" is not usable: spec.template.spec.nodeClassRef.kind: "AKSNodeClas" (group karpenter.azure.com) is not a NodeClass kind any cloud serves (${SERVED}): no cloud launches from this NodePool (Karpenter ignores it)`,
     ]);
+  });
+
+  it('leaves the simulate header with no usable NodePool instead of an empty list', async () => {
+    const file = await writeManifests(TYPO_POOL, WEB);
+    const { code, stdout } = await cli('simulate', file, '--cloud', 'azure');
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('Simulation on azure eastus with no usable NodePool');
   });
 
   it('is left out of compare on every cloud while a pool of a served kind is still retargeted', async () => {

@@ -33,10 +33,10 @@ export function unservedNodeClassRef(nodePool: NodePool): NodeClassRefProblem | 
   return group === undefined
     ? {
         path: 'spec.template.spec.nodeClassRef.kind',
-        message: `kind "${ref.kind}" (group ${ref.group}) is not a NodeClass kind any cloud serves (${served}): ${ignored}`,
+        message: `"${ref.kind}" (group ${ref.group}) is not a NodeClass kind any cloud serves (${served}): ${ignored}`,
       }
     : {
         path: 'spec.template.spec.nodeClassRef.group',
-        message: `group "${ref.group}" does not serve kind ${ref.kind} (${served}): ${ignored}`,
+        message: `"${ref.group}" does not serve kind ${ref.kind} (${served}): ${ignored}`,
       };
 }

@@ -1,7 +1,8 @@
 /**
  * `karpenter-ts validate`: checks NodePools, NodeClaims, NodeOverlays (the karpenter.sh CRDs'
- * OpenAPI schemas and CEL rules, then NodePool runtime validation) and provider NodeClasses
- * (AKSNodeClass, EC2NodeClass) in files and folders, offline.
+ * OpenAPI schemas and CEL rules, then NodePool runtime validation), provider NodeClasses
+ * (AKSNodeClass, EC2NodeClass) and workloads (Deployments, Pods, …) in files and folders,
+ * offline; and objects defined twice.
  */
 import { Option, type Command } from 'commander';
 import type { Runtime } from '../program.js';
@@ -21,7 +22,7 @@ export function registerValidate(program: Command, runtime: Runtime): void {
   program
     .command('validate')
     .description(
-      'validate NodePools, NodeClaims, NodeOverlays and NodeClasses (AKSNodeClass, EC2NodeClass) offline',
+      'validate NodePools, NodeClaims, NodeOverlays, NodeClasses (AKSNodeClass, EC2NodeClass) and workloads offline',
     )
     .argument('<paths...>', 'YAML/JSON files or folders (recursive); - reads standard input')
     .addOption(

@@ -10,6 +10,7 @@ import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
   addResources,
   fits,
+  formatResourceList,
   podRequests,
   Requirements,
   Scheduler,
@@ -19,6 +20,7 @@ import {
 import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
 import type { Launch } from '../simulation/launch.js';
 import { unofferedRequirements } from '../clouds/unoffered-requirements.js';
+import { formatGiB } from '../output/units.js';
 
 /** An instance type that matches a pod's requirements but is too small, and by how much. */
 export interface CloseInstanceType {
@@ -216,13 +218,13 @@ export function describe(resources: ResourceList): string {
     .join(', ');
 }
 
-/** A canonical amount in readable units: cpu as millicores or cores, memory/storage in Mi/Gi. */
+/**
+ * A canonical amount for people: the exact Kubernetes quantity when it is short (`3`, `1900m`,
+ * `10240Gi`, `64Mi`), else memory and storage of 1Mi or more in GiB with at most 2 decimals, as
+ * the simulate and catalog tables print them (`1339.15Gi`, not `1371287.6Mi`).
+ */
 export function formatAmount(name: string, value: number): string {
-  if (name === 'cpu') return value % 1000 === 0 ? String(value / 1000) : `${value}m`;
-  if (name === 'memory' || name.endsWith('storage') || name.startsWith('hugepages-')) {
-    if (value >= 2 ** 30 && value % 2 ** 30 === 0) return `${value / 2 ** 30}Gi`;
-    if (value >= 2 ** 20) return `${Math.round((value / 2 ** 20) * 10) / 10}Mi`;
-    return String(value);
-  }
-  return String(value);
+  const exact = formatResourceList({ [name]: value })[name] ?? String(value);
+  const memoryLike = name === 'memory' || name.endsWith('storage') || name.startsWith('hugepages-');
+  return memoryLike && /^\d+$/.test(exact) && value >= 2 ** 20 ? formatGiB(value) : exact;
 }

@@ -6,15 +6,25 @@ import type { CatalogEntry } from '../clouds/catalog-view.js';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatUsd } from './units.js';
 
-/** Renders catalog entries with capacity, allocatable, zones, capacity types and price. */
+/** Footnote marker of prices that are modelled spot prices (as `compare` marks them). */
+const MODELLED = '¹';
+
+/**
+ * Renders catalog entries with capacity, allocatable, zones, capacity types and price. A price
+ * that is a spot offering's below every on-demand offering of the type, on a cloud whose spot
+ * prices are modelled (`cloud.spotPricing`), is marked ¹ and a footnote says how it was made.
+ */
 export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[]): string {
   if (entries.length === 0) {
     return `No instance type in ${cloud.name} ${cloud.region} matches these requirements.\n`;
   }
+  let marked = false;
   const rows = entries.map((entry) => {
     const it = entry.instanceType;
     const allocatable = it.allocatable();
     const available = entry.offerings.filter((o) => o.available);
+    const modelled = modelledSpotPrice(cloud, entry);
+    marked ||= modelled;
     return [
       it.name,
       entry.labels['kubernetes.io/arch'] ?? '',
@@ -25,7 +35,7 @@ export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[
       String(allocatable.pods ?? 0),
       unique(available.map((o) => o.zone)).join(','),
       unique(available.map((o) => o.capacityType)).join(','),
-      formatUsd(entry.price),
+      `${formatUsd(entry.price)}${modelled ? MODELLED : ''}`,
     ];
   });
   const head = [
@@ -57,7 +67,16 @@ export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[
     entries.some((e) => e.offerings.some((o) => o.capacityType === 'spot'))
       ? 'Azure spot prices equal on-demand prices in the shipped data (no spot price table).\n'
       : '';
-  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloud.name} ${cloud.region}, cheapest available offering first.\n${spot}`;
+  const footnote = marked ? `${MODELLED} spot price, not observed: ${cloud.spotPricing}\n` : '';
+  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloud.name} ${cloud.region}, cheapest available offering first.\n${spot}${footnote}`;
+}
+
+/** Whether the entry's price is a modelled spot price, not an on-demand one. */
+function modelledSpotPrice(cloud: Cloud, entry: CatalogEntry): boolean {
+  if (cloud.spotPricing === undefined) return false;
+  const cheapest = entry.offerings.find((o) => o.available && o.price === entry.price);
+  if (cheapest?.capacityType !== 'spot') return false;
+  return !entry.offerings.some((o) => o.capacityType !== 'spot' && o.price <= entry.price);
 }
 
 function unique(values: readonly string[]): string[] {

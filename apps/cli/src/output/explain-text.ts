@@ -2,6 +2,7 @@
  * The `explain` report, as text for people and as a JSON document.
  */
 import pc from 'picocolors';
+import { formatResourceList } from '@karpenter-ts/scheduling';
 import type { Explanation } from '../explain/explain-pod.js';
 import { describe, formatAmount, type NodePoolVerdict } from '../explain/why.js';
 
@@ -37,15 +38,13 @@ export function renderExplanation(e: Explanation): string {
   return out.join('');
 }
 
-/** The JSON document `explain -o json` prints. */
+/** The JSON document `explain -o json` prints; amounts are exact Kubernetes quantities, as in `simulate -o json`. */
 export function explanationJson(e: Explanation) {
   return {
     pod: e.podName,
     source: e.source,
     daemonSet: e.daemonSet,
-    requests: Object.fromEntries(
-      Object.entries(e.requests).map(([k, v]) => [k, formatAmount(k, v)]),
-    ),
+    requests: formatResourceList(e.requests),
     cloud: e.cloud.name,
     region: e.cloud.region,
     notes: e.notes,
@@ -76,9 +75,14 @@ function verdictJson(v: NodePoolVerdict) {
       short: Object.fromEntries(
         Object.entries(c.short).map(([res, [need, have]]) => [
           res,
-          { requested: formatAmount(res, need), allocatable: formatAmount(res, have) },
+          { requested: quantity(res, need), allocatable: quantity(res, have) },
         ]),
       ),
     })),
   };
+}
+
+/** One canonical amount as an exact Kubernetes quantity string. */
+function quantity(name: string, value: number): string {
+  return formatResourceList({ [name]: value })[name] ?? String(value);
 }

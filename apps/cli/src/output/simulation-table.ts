@@ -14,10 +14,13 @@ import { formatCores, formatGiB, formatPercent, formatUsd } from './units.js';
 export function renderSimulation(simulation: Simulation): string {
   const out: string[] = [];
   const { cloud } = simulation;
-  const pools = simulation.pools.map((p) => `"${p.nodePool.metadata.name}"`).join(', ');
-  out.push(
-    `${pc.bold(`Simulation on ${cloud.name} ${cloud.region}`)} with NodePool${simulation.pools.length === 1 ? '' : 's'} ${pools}\n`,
-  );
+  const names = simulation.pools.map((p) => `"${p.nodePool.metadata.name}"`);
+  // Every NodePool may have been left out (the notes say why): there is no list to print.
+  const pools =
+    names.length === 0
+      ? 'no usable NodePool'
+      : `NodePool${names.length === 1 ? '' : 's'} ${names.join(', ')}`;
+  out.push(`${pc.bold(`Simulation on ${cloud.name} ${cloud.region}`)} with ${pools}\n`);
   for (const pool of simulation.pools) {
     if (pool.droppedRequirements.length === 0) continue;
     out.push(

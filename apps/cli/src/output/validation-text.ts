@@ -25,7 +25,9 @@ export function renderReport(report: ValidationReport): string {
       ),
     );
   } else if (total === 0) {
-    lines.push(`no NodePool, NodeClaim, NodeOverlay or NodeClass found in ${files}${skipped}`);
+    lines.push(
+      `no NodePool, NodeClaim, NodeOverlay, NodeClass or workload found in ${files}${skipped}`,
+    );
   } else {
     lines.push(
       pc.green(`✓ ${total} object${total === 1 ? '' : 's'} valid (${kinds}) in ${files}${skipped}`),

@@ -91,7 +91,7 @@ export function planNodePools(
     const problem = unservedNodeClassRef(nodePool);
     if (!problem) return true;
     const name = String(d.object.metadata?.name ?? '');
-    leaveOut(nodePool, `NodePool "${name}" is not usable: ${problem.path} ${problem.message}`);
+    leaveOut(nodePool, `NodePool "${name}" is not usable: ${problem.path}: ${problem.message}`);
     return false;
   });
   if (usableDocs.length === 0 && leftOut.length > 0) return { pools: [], notes, leftOut };
