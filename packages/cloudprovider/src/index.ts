@@ -1,4 +1,5 @@
 export type * from './types.js';
+export { managesNodeClass } from './node-class-kind.js';
 export * from './errors.js';
 export * from './clock.js';
 export * from './units.js';

@@ -9,7 +9,11 @@
  */
 import type { NodeClaim, NodePool, Pod } from '@karpenter-ts/api';
 import { NodePoolConditions, nodePoolHash } from '@karpenter-ts/api';
-import type { CloudProvider, InstanceType } from '@karpenter-ts/cloudprovider';
+import {
+  managesNodeClass,
+  type CloudProvider,
+  type InstanceType,
+} from '@karpenter-ts/cloudprovider';
 import {
   addResources,
   resourceListFromQuantities,
@@ -232,16 +236,13 @@ export class Provisioner {
    * deleting, not static (`replicas` unset), with a NodeClass kind this cloud provider manages.
    */
   async readyNodePools(): Promise<NodePool[]> {
-    const supported = this.#o.cloudProvider.getSupportedNodeClasses();
-    return (await this.#o.client.list('NodePool')).filter((pool) => {
-      const ref = pool.spec.template.spec.nodeClassRef;
-      return (
+    return (await this.#o.client.list('NodePool')).filter(
+      (pool) =>
         isTrue(pool, NodePoolConditions.Ready) &&
         pool.metadata.deletionTimestamp === undefined &&
         pool.spec.replicas === undefined &&
-        supported.some((k) => k.group === ref.group && k.kind === ref.kind)
-      );
-    });
+        managesNodeClass(this.#o.cloudProvider, pool.spec.template.spec.nodeClassRef),
+    );
   }
 
   /**

@@ -12,7 +12,7 @@
  * Upstream sends a merge patch of the two fields instead; the result is the same.
  */
 import type { NodePool } from '@karpenter-ts/api';
-import type { CloudProvider } from '@karpenter-ts/cloudprovider';
+import { managesNodeClass, type CloudProvider } from '@karpenter-ts/cloudprovider';
 import { resourceListFromQuantities, type ResourceList } from '@karpenter-ts/scheduling';
 import { isConflict, isNotFound, type KubeClient } from '../../kube/client.js';
 import { done, requeueAfter, type ReconcileResult } from '../../reconciler.js';
@@ -46,13 +46,7 @@ export class NodePoolCounter {
     const pool = await client.get('NodePool', { name });
     if (pool === undefined) return done;
     const ref = pool.spec.template.spec.nodeClassRef;
-    if (
-      !cloudProvider
-        .getSupportedNodeClasses()
-        .some((k) => k.group === ref.group && k.kind === ref.kind)
-    ) {
-      return done;
-    }
+    if (!managesNodeClass(cloudProvider, ref)) return done;
     if (!(await cluster.synced(client))) return requeueAfter(1);
     const counted = nodePoolResources(cluster, name);
     const nodes = counted.nodes ?? 0;

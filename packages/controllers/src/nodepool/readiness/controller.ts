@@ -7,7 +7,7 @@
  */
 import type { NodePool } from '@karpenter-ts/api';
 import { NodePoolConditions } from '@karpenter-ts/api';
-import type { CloudProvider } from '@karpenter-ts/cloudprovider';
+import { managesNodeClass, type CloudProvider } from '@karpenter-ts/cloudprovider';
 import type { Clock } from '../../clock.js';
 import { getCondition, setCondition, type ConditionUpdate } from '../../conditions.js';
 import { isConflict, type KubeClient } from '../../kube/client.js';
@@ -29,13 +29,7 @@ export class NodePoolReadiness {
     const pool = await client.get('NodePool', { name });
     if (pool === undefined) return done;
     const ref = pool.spec.template.spec.nodeClassRef;
-    if (
-      !cloudProvider
-        .getSupportedNodeClasses()
-        .some((k) => k.group === ref.group && k.kind === ref.kind)
-    ) {
-      return done;
-    }
+    if (!managesNodeClass(cloudProvider, ref)) return done;
     const nodeClass = await client.get('NodeClass', {
       name: ref.name,
       nodeClass: { group: ref.group, kind: ref.kind },
