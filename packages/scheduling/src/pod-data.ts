@@ -36,6 +36,8 @@ export interface PodData {
 export interface PodMemo {
   /** The scheduler's per-constraints attempt data for the unrelaxed constraints. */
   attempt?: unknown;
+  /** The relaxation of the unrelaxed constraints (null: nothing to relax); see `relax`. */
+  relaxed?: PodConstraints | null;
   /** The requests as a solver vector, and the column key it was built for. */
   vector?: Float64Array;
   vectorKey?: string;
@@ -82,6 +84,7 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
     // every slot present from the start: one object shape for all pods keeps slot reads monomorphic
     memo: {
       attempt: undefined,
+      relaxed: undefined,
       vector: undefined,
       vectorKey: undefined,
       createdMillis: undefined,

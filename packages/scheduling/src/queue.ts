@@ -111,13 +111,18 @@ function orderByKeys(pods: readonly PodData[], orderRows: RowOrderer): PodData[]
 /** A FIFO of pods with upstream's no-progress termination rule. */
 export class SchedulingQueue {
   private items: PodData[];
+  /**
+   * Beside each item, the queue length right after it was pushed back (-1 for the initial
+   * order). A pod is queued at most once at a time, so this is the length after its last push:
+   * upstream's per-pod map, without a map entry per failing pod.
+   */
+  private pushedAt: number[];
   private head = 0;
-  /** Queue length right after each pod was last pushed back. */
-  private readonly lastLength = new Map<PodData, number>();
 
   /** @param orderRows sorts the queue keys (the solver's `orderRows`); see `queueOrder`. */
   constructor(pods: readonly PodData[], orderRows?: RowOrderer) {
     this.items = queueOrder(pods, orderRows);
+    this.pushedAt = new Array<number>(this.items.length).fill(-1);
   }
 
   /** Pods still queued. */
@@ -132,10 +137,11 @@ export class SchedulingQueue {
   pop(): PodData | undefined {
     if (this.head >= this.items.length) return undefined;
     const next = this.items[this.head] as PodData;
-    if (this.lastLength.size > 0 && this.lastLength.get(next) === this.length) return undefined;
+    if (this.pushedAt[this.head] === this.length) return undefined;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
+      this.pushedAt = this.pushedAt.slice(this.head);
       this.head = 0;
     }
     return next;
@@ -144,7 +150,7 @@ export class SchedulingQueue {
   /** Puts a pod that failed this round at the back. */
   pushBack(pod: PodData): void {
     this.items.push(pod);
-    this.lastLength.set(pod, this.length);
+    this.pushedAt.push(this.length);
   }
 
   /** The pods left (after `pop` returned undefined). */

@@ -68,6 +68,8 @@ const HOSTNAME = Labels.Hostname;
 const TOLERATE_PREFER_NO_SCHEDULE: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
 /** Claims tried in plain order before a pod with topology constraints switches to the domain index. */
 const SCAN_BEFORE_INDEX = 48;
+/** Why a template whose remaining limits admit none of its instance types cannot take a pod. */
+const ALL_TYPES_EXCEED_LIMITS = `all instance types exceed the nodepool's remaining limits`;
 /** Upstream `MaxInstanceTypes`. */
 export const DEFAULT_MAX_INSTANCE_TYPES = 600;
 
@@ -228,12 +230,18 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
    */
   private readonly relaxations = new WeakMap<PodConstraints, PodConstraints | null>();
 
-  /** `relax(constraints)`, computed once per constraints object. */
-  private relaxed(constraints: PodConstraints): PodConstraints | undefined {
-    let next = this.relaxations.get(constraints);
+  /**
+   * `relax(constraints)` of one of the pod's constraints objects, computed once per object: in
+   * the pod's memo for its unrelaxed constraints (every pod that fails reaches this, and a memo
+   * slot is cheaper than a WeakMap entry per pod), in `relaxations` for relaxed ones.
+   */
+  private relaxed(d: PodData, constraints: PodConstraints): PodConstraints | undefined {
+    const unrelaxed = constraints === d.constraints;
+    let next = unrelaxed ? d.memo.relaxed : this.relaxations.get(constraints);
     if (next === undefined) {
       next = relax(constraints, this.poolsHavePreferNoSchedule)?.constraints ?? null;
-      this.relaxations.set(constraints, next);
+      if (unrelaxed) d.memo.relaxed = next;
+      else this.relaxations.set(constraints, next);
     }
     return next ?? undefined;
   }
@@ -280,7 +288,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       poolsHavePreferNoSchedule: this.poolsHavePreferNoSchedule,
       options: this.options,
       data: (pod: Pod) => this.data(pod),
-      relaxed: (constraints: PodConstraints) => this.relaxed(constraints),
+      relaxed: (d: PodData, constraints: PodConstraints) => this.relaxed(d, constraints),
       groupSpecs: this.groupSpecs,
       attemptStatics: this.attemptStatics,
       allowUndefined: this.allowUndefined,
@@ -314,6 +322,8 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly largestCapacity: ResourceList[];
   /** Rows each template may still open within its limits. */
   private readonly limitMasks: Uint32Array[];
+  /** Per template: no row is within its remaining limits (`limitMasks[t]` is empty). */
+  private readonly limitsExhausted: boolean[];
   private readonly errors = new Map<Pod, string>();
   private readonly podMaskCache = new Map<string, Uint32Array>();
   private readonly scratch: Uint32Array;
@@ -373,6 +383,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     );
     this.initExistingNodes();
     this.limitMasks = this.templates.map((_, i) => this.limitMask(i));
+    this.limitsExhausted = this.limitMasks.map((m) => countBits(m) === 0);
   }
 
   /** The domain universe: every pool × instance type, every existing node. */
@@ -527,7 +538,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
         return `invalid pod: ${(e as Error).message}`;
       }
       if (error === '') return undefined;
-      const next = this.s.relaxed(constraints);
+      const next = this.s.relaxed(d, constraints);
       if (next === undefined) return error;
       constraints = next;
     }
@@ -864,6 +875,10 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const rem = this.remaining[t];
     if (rem !== undefined && rem['nodes'] !== undefined && rem['nodes'] <= 0)
       return 'nodepool limit on nodes reached';
+    // Upstream filters the template's instance types by the remaining limits before trying the
+    // pod and fails at once when none is left: once a pool is used up, every pod that reaches
+    // it (often most of a batch) is turned away here without building requirements or masks.
+    if (this.limitsExhausted[t] === true) return ALL_TYPES_EXCEED_LIMITS;
     const d = a.data;
     const id = this.solver.claimCount;
     const hostname = `hostname-placeholder-${String(id).padStart(5, '0')}`;
@@ -917,6 +932,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       const max = this.largestOption(this.fit, rem);
       this.remaining[t] = subtractResources(rem, max);
       this.limitMasks[t] = this.limitMask(t);
+      this.limitsExhausted[t] = countBits(this.limitMasks[t]) === 0;
     }
     this.topology.record(
       d,
@@ -937,9 +953,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
   ): string {
     const pool = this.catalog.poolMasks[t] as Uint32Array;
     const limits = this.limitMasks[t] as Uint32Array;
+    if (countBits(limits) === 0) return ALL_TYPES_EXCEED_LIMITS;
     const resources = formatResources(a.data.requests);
     const shown = new Requirements(...reqs.values().filter((r) => r.key !== HOSTNAME));
-    if (countBits(limits) === 0) return `all instance types exceed the nodepool's remaining limits`;
     const reqRows = andMask(pool, reqMask, new Uint32Array(this.catalog.words));
     if (countBits(reqRows) === 0)
       return `no instance type met the requirements ${shown.toString()}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  affinityTerm,
   daemonSet,
   existingNode,
   expectNewNodeClaim,
@@ -7,6 +8,7 @@ import {
   expectScheduled,
   instanceType,
   nodePool,
+  pod,
   schedule,
   standardInstanceTypes,
   unschedulablePod,
@@ -264,6 +266,31 @@ describe('NodePool limits', () => {
       p,
     );
     expect(names(claim)).toEqual(['small', 'arm-medium', 'medium']);
+  });
+
+  it('turns a pod away for a used-up pool before trying its topology, as upstream does', () => {
+    // The pod's zonal affinity could only be met in test-zone-1, where the full node is, and the
+    // pool only launches in test-zone-2; but the pool has no cpu left, and upstream filters the
+    // pool's instance types by its remaining limits before it tries the pod at all.
+    const web = pod({ name: 'web', labels: { app: 'web' } });
+    const node = existingNode({
+      name: 'full',
+      allocatable: { cpu: '0', memory: '0', pods: '0' },
+      pods: [web],
+    });
+    const pool = nodePool({
+      limits: { cpu: '0' },
+      requirements: [
+        { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['test-zone-2'] },
+      ],
+    });
+    const p = unschedulablePod({
+      podAffinity: [affinityTerm('topology.kubernetes.io/zone', { app: 'web' })],
+    });
+    const r = schedule(env({ existingNodes: [node], nodePools: [pool] }), [p]);
+    expect(expectNotScheduled(r, p)).toBe(
+      `incompatible with nodepool "default", all instance types exceed the nodepool's remaining limits`,
+    );
   });
 
   it('overflows into the next pool when the first is at its limit', () => {
