@@ -1,7 +1,15 @@
-import { request } from 'node:https';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startArmEmulator, type ArmEmulator } from '../src/index.js';
-import { RG, SUBNET_ID, SUBSCRIPTION, clients, nicBody, vmBody } from './sdk-clients.js';
+import {
+  RG,
+  SUBNET_ID,
+  SUBSCRIPTION,
+  clients,
+  control,
+  nicBody,
+  restError,
+  vmBody,
+} from './sdk-clients.js';
 
 const fast = { updateIntervalInMs: 5 };
 const DES_ID = `/subscriptions/${SUBSCRIPTION}/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/nodes-des`;
@@ -12,39 +20,6 @@ beforeEach(async () => {
   emulator.putSubnet({ id: SUBNET_ID });
 });
 afterEach(async () => emulator.stop());
-
-/** What the SDK's RestError carries. */
-interface RestErrorLike {
-  name: string;
-  statusCode?: number;
-  code?: string;
-  message: string;
-}
-
-/** The RestError a promise rejects with. */
-async function restError(p: Promise<unknown>): Promise<RestErrorLike> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect((err as RestErrorLike | undefined)?.name).toBe('RestError');
-  return err as RestErrorLike;
-}
-
-function control(method: string, path: string, body?: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${emulator.url}${path}`,
-      { method, ca: emulator.ca, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 /** A NIC for VM `name`, created through the SDK. */
 async function nic(name: string): Promise<string> {
@@ -119,11 +94,13 @@ describe('disk encryption sets through the real @azure/arm-compute SDK', () => {
 
   it('removeDiskEncryptionSet and the control API put and remove sets; bad specs are refused', async () => {
     const { compute } = clients(emulator);
-    expect(await control('PUT', '/_emulator/disk-encryption-sets', { id: DES_ID })).toBe(204);
+    expect(await control(emulator, 'PUT', '/_emulator/disk-encryption-sets', { id: DES_ID })).toBe(
+      204,
+    );
     expect((await compute.diskEncryptionSets.get('security', 'nodes-des')).id).toBe(DES_ID);
     const path = `/_emulator/disk-encryption-sets/${encodeURIComponent(DES_ID)}`;
-    expect(await control('DELETE', path)).toBe(204);
-    expect(await control('DELETE', path)).toBe(404);
+    expect(await control(emulator, 'DELETE', path)).toBe(204);
+    expect(await control(emulator, 'DELETE', path)).toBe(404);
     expect(emulator.state.diskEncryptionSets.ids()).toEqual([]);
     emulator.putDiskEncryptionSet({ id: DES_ID });
     expect(emulator.removeDiskEncryptionSet(DES_ID.toUpperCase())).toBe(true);
@@ -133,7 +110,9 @@ describe('disk encryption sets through the real @azure/arm-compute SDK', () => {
     expect(() => emulator.putDiskEncryptionSet({ id: DES_ID, keyUrl: 'http://kv/keys/k' })).toThrow(
       /not a Key Vault key URL/,
     );
-    expect(await control('PUT', '/_emulator/disk-encryption-sets', { id: 'nope' })).toBe(400);
+    expect(await control(emulator, 'PUT', '/_emulator/disk-encryption-sets', { id: 'nope' })).toBe(
+      400,
+    );
   });
 });
 

@@ -1,8 +1,11 @@
-// Real Azure SDK clients pointed at an emulator: a static bearer token and the emulator's
-// certificate as the only trusted CA (the SDKs refuse bearer tokens over plain HTTP).
+// How the emulator's tests talk to it: real Azure SDK clients (a static bearer token and the
+// emulator's certificate as the only trusted CA; the SDKs refuse bearer tokens over plain HTTP),
+// the RestError they reject with, and raw requests to the control API (`/_emulator/...`).
+import { request } from 'node:https';
 import { ComputeManagementClient } from '@azure/arm-compute';
 import { NetworkManagementClient } from '@azure/arm-network';
 import type { AccessToken, TokenCredential } from '@azure/core-auth';
+import { expect } from 'vitest';
 import type { ArmEmulator } from '../src/index.js';
 
 export const SUBSCRIPTION = '00000000-0000-0000-0000-000000000001';
@@ -35,6 +38,48 @@ export function clients(emulator: ArmEmulator) {
       credentialScopes: ['https://management.azure.com/.default'],
     }),
   };
+}
+
+/** What the SDK's RestError carries. */
+export interface RestErrorLike {
+  name: string;
+  statusCode?: number;
+  code?: string;
+  message: string;
+}
+
+/** The RestError a promise rejects with (the test fails when it resolves or rejects otherwise). */
+export async function restError(p: Promise<unknown>): Promise<RestErrorLike> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect((err as RestErrorLike | undefined)?.name).toBe('RestError');
+  return err as RestErrorLike;
+}
+
+/**
+ * Sends `method path` with JSON `body` (none when undefined) to the emulator's control API;
+ * resolves with the HTTP status.
+ */
+export function control(
+  emulator: ArmEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${emulator.url}${path}`,
+      { method, ca: emulator.ca, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }
 
 export function nicBody(name: string) {

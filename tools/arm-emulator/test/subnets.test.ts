@@ -1,46 +1,20 @@
-import { request } from 'node:https';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startArmEmulator, type ArmEmulator } from '../src/index.js';
-import { RG, SUBNET_ID, SUBSCRIPTION, clients, nicBody } from './sdk-clients.js';
+import {
+  RG,
+  SUBNET_ID,
+  SUBSCRIPTION,
+  clients,
+  control,
+  nicBody,
+  restError,
+} from './sdk-clients.js';
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
   emulator = await startArmEmulator();
 });
 afterEach(async () => emulator.stop());
-
-/** What the SDK's RestError carries. */
-interface RestErrorLike {
-  name: string;
-  statusCode?: number;
-  code?: string;
-  message: string;
-}
-
-/** The RestError a promise rejects with. */
-async function restError(p: Promise<unknown>): Promise<RestErrorLike> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect((err as RestErrorLike | undefined)?.name).toBe('RestError');
-  return err as RestErrorLike;
-}
-
-function control(method: string, path: string, body?: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${emulator.url}${path}`,
-      { method, ca: emulator.ca, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 describe('subnets through the real @azure/arm-network SDK', () => {
   it('answers a subnet put in place in ARM shape, listing the IP configurations of its NICs', async () => {
@@ -108,14 +82,14 @@ describe('subnets through the real @azure/arm-network SDK', () => {
 
   it('removeSubnet and the control API put and remove subnets; bad specs are refused', async () => {
     const { network } = clients(emulator);
-    expect(await control('PUT', '/_emulator/subnets', { id: SUBNET_ID })).toBe(204);
+    expect(await control(emulator, 'PUT', '/_emulator/subnets', { id: SUBNET_ID })).toBe(204);
     expect((await network.subnets.get('rg', 'vnet', 'nodes')).id).toBe(SUBNET_ID);
-    expect(await control('DELETE', `/_emulator/subnets/${encodeURIComponent(SUBNET_ID)}`)).toBe(
-      204,
-    );
-    expect(await control('DELETE', `/_emulator/subnets/${encodeURIComponent(SUBNET_ID)}`)).toBe(
-      404,
-    );
+    expect(
+      await control(emulator, 'DELETE', `/_emulator/subnets/${encodeURIComponent(SUBNET_ID)}`),
+    ).toBe(204);
+    expect(
+      await control(emulator, 'DELETE', `/_emulator/subnets/${encodeURIComponent(SUBNET_ID)}`),
+    ).toBe(404);
     expect((await restError(network.subnets.get('rg', 'vnet', 'nodes'))).statusCode).toBe(404);
     emulator.putSubnet({ id: SUBNET_ID });
     expect(emulator.removeSubnet(SUBNET_ID.toUpperCase())).toBe(true);
@@ -124,7 +98,7 @@ describe('subnets through the real @azure/arm-network SDK', () => {
     expect(() => emulator.putSubnet({ id: SUBNET_ID, addressPrefix: '10.0.0.0/33' })).toThrow(
       /not an IPv4 CIDR/,
     );
-    expect(await control('PUT', '/_emulator/subnets', { id: 'nope' })).toBe(400);
+    expect(await control(emulator, 'PUT', '/_emulator/subnets', { id: 'nope' })).toBe(400);
   });
 });
 
