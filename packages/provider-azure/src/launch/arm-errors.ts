@@ -37,6 +37,16 @@ export function armErrorOf(err: unknown): ArmErrorInfo | undefined {
   return undefined;
 }
 
+/**
+ * `err` as text for a status condition or log line: `<code>: <message>` when it carries an ARM
+ * error (see {@link armErrorOf}), else its message (`String(err)` for a thrown non-Error).
+ */
+export function armErrorText(err: unknown): string {
+  const arm = armErrorOf(err);
+  if (arm) return `${arm.code}: ${arm.message}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** True for ARM's 404 (`ResourceNotFound`, `NotFound`). */
 export function isNotFound(err: unknown): boolean {
   const info = armErrorOf(err);

@@ -6,7 +6,7 @@
  * encryption set ARM ID, which the operator's settings use to refuse a malformed one at start.
  */
 import type { DiskEncryptionSetsOperations } from '@azure/arm-compute';
-import { armErrorOf, isNotFound } from '../launch/arm-errors.js';
+import { armErrorOf, armErrorText, isNotFound } from '../launch/arm-errors.js';
 
 /** The parts of a disk encryption set ARM ID, as written in it. */
 export interface DiskEncryptionSetID {
@@ -94,13 +94,8 @@ export async function validateDiskEncryptionSet(
     await options.diskEncryptionSets(des.subscriptionID).get(des.resourceGroup, des.name);
     return { valid: true, message: `disk encryption set ${id} is readable` };
   } catch (err) {
-    const arm = armErrorOf(err);
-    const detail = arm
-      ? `${arm.code}: ${arm.message}`
-      : err instanceof Error
-        ? err.message
-        : String(err);
-    if (arm?.statusCode === 403)
+    const detail = armErrorText(err);
+    if (armErrorOf(err)?.statusCode === 403)
       return {
         valid: false,
         reason: 'DiskEncryptionSetRBACMissing',

@@ -5,7 +5,7 @@
  * VNet, and that VNet must not be the one AKS manages; and the subnet must exist (an ARM GET).
  */
 import type { Subnets } from '@azure/arm-network';
-import { armErrorOf, isNotFound } from '../launch/arm-errors.js';
+import { armErrorText, isNotFound } from '../launch/arm-errors.js';
 import {
   isAKSManagedSubnet,
   parseSubnetID,
@@ -87,12 +87,7 @@ export async function checkSubnetReadiness(
   } catch (err) {
     if (isNotFound(err))
       return { ready: false, reason: 'SubnetNotFound', message: `subnet ${id} not found` };
-    const arm = armErrorOf(err);
-    const detail = arm
-      ? `${arm.code}: ${arm.message}`
-      : err instanceof Error
-        ? err.message
-        : String(err);
+    const detail = armErrorText(err);
     return {
       ready: false,
       reason: 'SubnetUnknownError',
