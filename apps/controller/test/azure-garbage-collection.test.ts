@@ -2,9 +2,8 @@ import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
 import { ManualClock, MemoryKubeClient, systemClock } from '@karpenter-ts/controllers';
 import type { Node, NodeClaim } from '@karpenter-ts/api';
 import {
-  AzureCloudProvider,
+  type AzureCloudProvider,
   allAzureSkus,
-  createArmClients,
   providerIDForVm,
   type AKSNodeClass,
   type AzureGarbage,
@@ -23,17 +22,19 @@ import {
 import { wireAzureProvider } from '../src/providers/azure-provider.js';
 import type { AzureSettings } from '../src/providers/azure-settings.js';
 import { startPeriodicTasks, type PeriodicTask } from '../src/runtime/periodic-tasks.js';
+import {
+  EMULATOR_VM_SIZE,
+  emulatorArmClients,
+  emulatorAzureProvider,
+  launchableNodeClaim,
+  staticTokenCredential,
+} from './support/azure-emulator.js';
+import { nodeClaim } from './support/node-claim.js';
 
 function claim(name: string): NodeClaim {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodeClaim',
-    metadata: { name },
-    spec: {
-      nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
-      requirements: [],
-    },
-  } as NodeClaim;
+  return nodeClaim(name, {
+    nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
+  });
 }
 
 /**
@@ -188,17 +189,6 @@ const nodeClass: AKSNodeClass = {
   },
 };
 
-function launchable(name: string): NodeClaim {
-  const nc = claim(name);
-  nc.metadata.labels = { 'karpenter.sh/nodepool': 'general' };
-  nc.spec.requirements = [
-    { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['Standard_D2s_v3'] },
-    { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-  ];
-  nc.spec.resources = { requests: { cpu: '500m' } };
-  return nc;
-}
-
 function node(name: string, providerID: string, finalizers: string[] = []): Node {
   return {
     apiVersion: 'v1',
@@ -218,28 +208,13 @@ describe('Azure garbage collection on the ARM emulator', () => {
     // ARM refuses a NIC whose subnet does not exist.
     arm.putSubnet({ id: SUBNET });
     client = new MemoryKubeClient({ clock: new ManualClock() });
-    provider = new AzureCloudProvider({
-      clients: createArmClients({
-        subscriptionId: SUBSCRIPTION,
-        credential: {
-          getToken: async () => ({ token: 't', expiresOnTimestamp: Date.now() + 3600_000 }),
-        },
-        endpoint: arm.url,
-        ...(arm.ca ? { tlsCA: arm.ca } : {}),
-        retry: { maxRetries: 1, retryDelayInMs: 5, maxRetryDelayInMs: 20 },
-      }),
+    provider = emulatorAzureProvider({
+      clients: emulatorArmClients(arm, SUBSCRIPTION),
       subscriptionId: SUBSCRIPTION,
-      location: 'southcentralus',
       nodeResourceGroup: NODE_RG,
       clusterName: 'gc-cluster',
-      clusterEndpoint: 'https://gc-cluster.hcp.southcentralus.azmk8s.io:443',
-      kubeletBootstrapToken: 'abcdef.0123456789abcdef',
-      sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE test',
       vnetSubnetID: SUBNET,
       getNodeClass: async (name) => (name === 'default' ? nodeClass : undefined),
-      skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
-      random: () => 0,
-      pollIntervalMs: 5,
     });
   });
   afterEach(async () => arm.stop());
@@ -248,10 +223,10 @@ describe('Azure garbage collection on the ARM emulator', () => {
     providerIDForVm(SUBSCRIPTION, NODE_RG, `aks-${claimName}`);
 
   it('deletes the Nodes of collected VMs (provider IDs compared case-insensitively), keeps VMs inside the grace period and the Nodes of live NodeClaims', async () => {
-    const live = await provider.create(launchable('general-live'));
+    const live = await provider.create(launchableNodeClaim('general-live'));
     await client.create('NodeClaim', live);
     for (const name of ['general-gone', 'general-gone2', 'general-young'])
-      await provider.create(launchable(name));
+      await provider.create(launchableNodeClaim(name));
     arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-live', 600);
     arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-gone', 360);
     arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-gone2', 360);
@@ -311,7 +286,7 @@ describe('Azure garbage collection on the ARM emulator', () => {
   });
 
   it('keeps the Node a NodeClaim owns when that NodeClaim appeared while the VMs were deleted', async () => {
-    await provider.create(launchable('general-race'));
+    await provider.create(launchableNodeClaim('general-race'));
     await client.create('Node', node('aks-general-race', providerID('general-race')));
     arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-race', 360);
     const racing = {
@@ -336,7 +311,7 @@ describe('Azure garbage collection on the ARM emulator', () => {
   });
 
   it('under the azure wiring the core garbage collection leaves a VM without a NodeClaim to the Azure GC, and still deletes a NodeClaim whose VM is gone', async () => {
-    await provider.create(launchable('general-orphan'));
+    await provider.create(launchableNodeClaim('general-orphan'));
     arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-orphan', 600);
     // Registered, its VM gone, its Node not Ready: upstream's core GC deletes it.
     const lost = claim('general-lost');
@@ -367,10 +342,8 @@ describe('Azure garbage collection on the ARM emulator', () => {
       clock: systemClock,
       logger: pino({ level: 'silent' }),
       userAgent: 'karpenter-ts-test',
-      credential: {
-        getToken: async () => ({ token: 't', expiresOnTimestamp: Date.now() + 3600_000 }),
-      },
-      skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
+      credential: staticTokenCredential,
+      skus: allAzureSkus().filter((s) => s.name === EMULATOR_VM_SIZE),
       pollIntervalMs: 5,
     });
     const clock = new ManualClock();

@@ -13,11 +13,9 @@ import {
   type ReconcileResult,
 } from '@karpenter-ts/controllers';
 import {
-  AzureCloudProvider,
+  type AzureCloudProvider,
   NodeImageResolver,
-  allAzureSkus,
   checkSubnetReadiness,
-  createArmClients,
   validateDiskEncryptionSet,
   type AKSNodeClass,
   type AKSNodeClassStatus,
@@ -35,6 +33,11 @@ import {
   MaintenanceWindowStartKey,
   maintenanceWindowOpen,
 } from '../src/providers/maintenance-window.js';
+import {
+  emulatorArmClients,
+  emulatorAzureProvider,
+  launchableNodeClaim,
+} from './support/azure-emulator.js';
 
 const DAY = 24 * 3600;
 const kind = { group: 'karpenter.azure.com', kind: 'AKSNodeClass' };
@@ -48,15 +51,7 @@ let arm: ArmEmulator;
 let armClients: ArmClients;
 beforeAll(async () => {
   arm = await startArmEmulator();
-  armClients = createArmClients({
-    subscriptionId: SUBSCRIPTION,
-    credential: {
-      getToken: async () => ({ token: 't', expiresOnTimestamp: Date.now() + 3600_000 }),
-    },
-    endpoint: arm.url,
-    ...(arm.ca ? { tlsCA: arm.ca } : {}),
-    retry: { maxRetries: 1, retryDelayInMs: 5, maxRetryDelayInMs: 20 },
-  });
+  armClients = emulatorArmClients(arm, SUBSCRIPTION);
 });
 afterAll(async () => arm?.stop());
 /** Subnet GETs the emulator answered so far (its request log spans the file's tests). */
@@ -454,22 +449,22 @@ describe('AKSNodeClass SubnetsReady, ValidationSucceeded, LocalDNSReady', () => 
   });
 
   it('an ARM failure other than 404: SubnetUnknownError with its message, tried again after 1 minute', async () => {
-    arm.faults.add({
-      match: { resourceType: 'subnets' },
-      effect: {
-        kind: 'error',
-        status: 403,
-        code: 'AuthorizationFailed',
-        message: 'The client has no authorization to read the subnet.',
+    const objectId = '11111111-2222-3333-4444-555555555555';
+    arm.faults.authorizationFailed(
+      { resourceType: 'subnets' },
+      {
+        action: 'Microsoft.Network/virtualNetworks/subnets/read',
+        scope: CLUSTER_SUBNET,
+        objectId,
+        times: 1,
       },
-      times: 1,
-    });
+    );
     await createNodeClass();
     expect(await reconcile()).toEqual({ requeueAfter: 60 });
     expect(await condition('Ready')).toMatchObject({
       status: 'False',
       reason: 'SubnetUnknownError',
-      message: `getting subnet ${CLUSTER_SUBNET}: AuthorizationFailed: The client has no authorization to read the subnet.`,
+      message: `getting subnet ${CLUSTER_SUBNET}: AuthorizationFailed: The client '${objectId}' with object id '${objectId}' does not have authorization to perform action 'Microsoft.Network/virtualNetworks/subnets/read' over scope '${CLUSTER_SUBNET}' or the scope is invalid. If access was recently granted, please refresh your credentials.`,
     });
     clock.advance(60);
     expect(await reconcile()).toEqual({ requeueAfter: 180 });
@@ -600,39 +595,16 @@ describe('create follows Ready', () => {
 
   /** The provider over the emulator, with the operator's disk encryption set when given. */
   function provider(diskEncryptionSetID?: string): AzureCloudProvider {
-    return new AzureCloudProvider({
+    return emulatorAzureProvider({
       clients: armClients,
       subscriptionId: SUBSCRIPTION,
-      location: 'southcentralus',
       nodeResourceGroup: NODE_RG,
       clusterName: 'nodeclass-cluster',
-      clusterEndpoint: 'https://nodeclass-cluster.hcp.southcentralus.azmk8s.io:443',
-      kubeletBootstrapToken: 'abcdef.0123456789abcdef',
-      sshPublicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE test',
       vnetSubnetID: CLUSTER_SUBNET,
       ...(diskEncryptionSetID !== undefined ? { diskEncryptionSetID } : {}),
       getNodeClass: async (name) =>
         (await client.get('NodeClass', { name, nodeClass: kind })) as AKSNodeClass | undefined,
-      skus: allAzureSkus().filter((s) => s.name === 'Standard_D2s_v3'),
-      random: () => 0,
-      pollIntervalMs: 5,
     });
-  }
-
-  function claim(name: string): NodeClaim {
-    return {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodeClaim',
-      metadata: { name, labels: { 'karpenter.sh/nodepool': 'general' } },
-      spec: {
-        nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
-        requirements: [
-          { key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['Standard_D2s_v3'] },
-          { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-        ],
-        resources: { requests: { cpu: '500m' } },
-      },
-    };
   }
 
   const puts = () => arm.state.requests.filter((r) => r.method === 'PUT').length;
@@ -655,14 +627,14 @@ describe('create follows Ready', () => {
     expect(await condition('Ready')).toMatchObject({ status: 'False', reason: 'SubnetNotFound' });
 
     const p = provider();
-    const err = await refused(p, claim('general-sub01'));
+    const err = await refused(p, launchableNodeClaim('general-sub01'));
     expect(err).toBeInstanceOf(NodeClassNotReadyError);
     expect((err as Error).message).toContain(`subnet ${missing} not found`);
 
     arm.putSubnet({ id: missing });
     await reconcile();
     expect(await condition('Ready')).toMatchObject({ status: 'True' });
-    const launched = await p.create(claim('general-sub01'));
+    const launched = await p.create(launchableNodeClaim('general-sub01'));
     expect(launched.status?.providerID).toContain('/virtualMachines/aks-general-sub01');
     const nic = arm.state.networkInterfaces(NODE_RG)[0];
     expect(JSON.stringify(nic?.properties['ipConfigurations'])).toContain(missing);
@@ -683,14 +655,14 @@ describe('create follows Ready', () => {
     });
 
     const p = provider(DES);
-    const err = await refused(p, claim('general-des01'));
+    const err = await refused(p, launchableNodeClaim('general-des01'));
     expect(err).toBeInstanceOf(NodeClassNotReadyError);
     expect((err as Error).message).toContain(`no Reader role on disk encryption set ${DES}`);
 
     clock.advance(60);
     await reconcile();
     expect(await condition('Ready')).toMatchObject({ status: 'True' });
-    await p.create(claim('general-des01'));
+    await p.create(launchableNodeClaim('general-des01'));
     const vm = arm.state.virtualMachines(NODE_RG).find((v) => v.name === 'aks-general-des01');
     expect(JSON.stringify(vm?.properties['storageProfile'])).toContain(
       `"diskEncryptionSet":{"id":"${DES}"}`,

@@ -9,6 +9,7 @@ import { SimCloudProvider, fakeInstanceTypes, systemClock } from '@karpenter-ts/
 import { MemoryKubeClient } from '@karpenter-ts/controllers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, Manager, OperatorMetrics, type ManagerOptions } from '../src/index.js';
+import { nodeClaim } from './support/node-claim.js';
 
 /** The sim cloud, except that each create waits until the test releases it. */
 class HeldCreates extends SimCloudProvider {
@@ -37,18 +38,6 @@ class HeldCreates extends SimCloudProvider {
   }
 }
 
-function nodeClaim(name: string): NodeClaim {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodeClaim',
-    metadata: { name, labels: { 'karpenter.sh/nodepool': 'default' } },
-    spec: {
-      nodeClassRef: { group: 'karpenter.sim', kind: 'SimNodeClass', name: 'default' },
-      requirements: [],
-    },
-  } as NodeClaim;
-}
-
 /** Lets every pending callback and I/O turn run, so work the queue would start has started. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
@@ -64,7 +53,14 @@ afterEach(async () => {
 
 async function startManager(claims: number, workers?: ManagerOptions['workers']) {
   const client = new MemoryKubeClient();
-  for (let i = 0; i < claims; i++) await client.create('NodeClaim', nodeClaim(`claim-${i}`));
+  for (let i = 0; i < claims; i++)
+    await client.create(
+      'NodeClaim',
+      nodeClaim(`claim-${i}`, {
+        nodePool: 'default',
+        nodeClassRef: { group: 'karpenter.sim', kind: 'SimNodeClass', name: 'default' },
+      }),
+    );
   cloud = new HeldCreates({ instanceTypes: fakeInstanceTypes(4) });
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   manager = new Manager({

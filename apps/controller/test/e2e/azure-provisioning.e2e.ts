@@ -20,6 +20,7 @@ import {
   startOperator,
   type RunningOperator,
 } from '../../src/index.js';
+import { nodeClaim } from '../support/node-claim.js';
 import { AzureHarness, fixedTokenCredential, nodeClassSpec } from './azure-harness.js';
 import type { EmulatedKubelets } from './azure-kubelet.js';
 import { eventually, logSink, Workload, type List, type NodeObject } from './support.js';
@@ -438,21 +439,17 @@ describe('karpenter-ts-controller --provider azure against the ARM emulator', ()
 
 /** Creates one spot NodeClaim of pool `azure` in `zone` (`1`), waits for its VM; returns [size, zone]. */
 async function launchOne(name: string, zone: string): Promise<[string, string]> {
-  const claim: NodeClaim = {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodeClaim',
-    metadata: { name, labels: { 'karpenter.sh/nodepool': 'azure' } },
-    spec: {
-      nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'azure' },
-      requirements: [
-        { key: 'karpenter.sh/nodepool', operator: 'In', values: ['azure'] },
-        { key: 'node.kubernetes.io/instance-type', operator: 'In', values: SIZES },
-        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
-        { key: 'topology.kubernetes.io/zone', operator: 'In', values: [`${REGION}-${zone}`] },
-      ],
-      resources: { requests: { cpu: '1', memory: '1Gi' } },
-    },
-  };
+  const claim = nodeClaim(name, {
+    nodePool: 'azure',
+    nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'azure' },
+    requirements: [
+      { key: 'karpenter.sh/nodepool', operator: 'In', values: ['azure'] },
+      { key: 'node.kubernetes.io/instance-type', operator: 'In', values: SIZES },
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+      { key: 'topology.kubernetes.io/zone', operator: 'In', values: [`${REGION}-${zone}`] },
+    ],
+    requests: { cpu: '1', memory: '1Gi' },
+  });
   await api.request('POST', '/apis/karpenter.sh/v1/nodeclaims', { body: claim });
   const launched = await eventually(
     `node claim ${name} to launch`,
