@@ -13,6 +13,12 @@ const INDEX_BUDGET_WORDS = 1 << 22;
 export interface SolverOptions {
   /** Thresholds per resource in the fit index, from 1 to 64 (default 64). */
   readonly maxThresholds?: number;
+  /**
+   * WASM solver only: the largest `orderRows` key block, in bytes, sorted inside the core;
+   * larger blocks are sorted in TypeScript with the same algorithm (default
+   * `CORE_SORT_MAX_KEY_BYTES`, 4 MiB; a number >= 0, Infinity allowed). Tests pick a path with it.
+   */
+  readonly coreSortMaxKeyBytes?: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 export type { Solver, SolverCatalog, SolverKind } from './types.js';
 export { createSolver } from './create-solver.js';
 export { MAX_FIT_THRESHOLDS, type SolverOptions } from './fit-index.js';
+export { CORE_SORT_MAX_KEY_BYTES } from './row-order.js';
 export { TsSolver, createTsSolver } from './ts-solver.js';
 export {
   WasmSolver,

@@ -8,6 +8,7 @@ import {
 import { validateCatalog } from './catalog-validation.js';
 import { fitThresholds, thresholdSlots, type SolverOptions } from './fit-index.js';
 import { lastWordMask, popcount32 as popcount } from './masks.js';
+import { sortRowsByKeys } from './row-order.js';
 import type { Solver, SolverCatalog } from './types.js';
 
 const INITIAL_CLAIMS = 64;
@@ -223,57 +224,10 @@ export class TsSolver implements Solver {
     return id;
   }
 
-  // The core's algorithm: insertion-sorted runs of 16, then bottom-up merges (stable).
+  // The core's algorithm (row-order.ts): insertion-sorted runs of 16, then bottom-up merges.
   orderRows(keys: Float64Array, width: number, order: Int32Array): void {
-    const n = checkOrderRows(keys, width, order);
-    const before = (a: number, b: number): boolean => {
-      for (let k = 0; k < width; k++) {
-        const x = keys[a * width + k]!;
-        const y = keys[b * width + k]!;
-        if (x < y) return true;
-        if (x > y) return false;
-      }
-      return a < b;
-    };
-    let src: Int32Array = order;
-    let dst: Int32Array = new Int32Array(n);
-    for (let lo = 0; lo < n; lo += 16) {
-      const hi = Math.min(lo + 16, n);
-      for (let i = lo; i < hi; i++) {
-        let j = i;
-        while (j > lo && before(i, src[j - 1]!)) {
-          src[j] = src[j - 1]!;
-          j--;
-        }
-        src[j] = i;
-      }
-    }
-    for (let run = 16; run < n; run *= 2) {
-      for (let lo = 0; lo < n; lo += run * 2) {
-        const mid = Math.min(lo + run, n);
-        const hi = Math.min(lo + run * 2, n);
-        let i = lo;
-        let j = mid;
-        let k = lo;
-        while (i < mid && j < hi) {
-          const a = src[i]!;
-          const b = src[j]!;
-          if (before(b, a)) {
-            dst[k++] = b;
-            j++;
-          } else {
-            dst[k++] = a;
-            i++;
-          }
-        }
-        while (i < mid) dst[k++] = src[i++]!;
-        while (j < hi) dst[k++] = src[j++]!;
-      }
-      const t = src;
-      src = dst;
-      dst = t;
-    }
-    if (src !== order) order.set(src);
+    checkOrderRows(keys, width, order);
+    sortRowsByKeys(keys, width, order);
   }
 
   close(claim: number): void {

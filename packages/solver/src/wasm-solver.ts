@@ -9,6 +9,7 @@ import {
 } from './argument-checks.js';
 import { validateCatalog } from './catalog-validation.js';
 import { fitThresholds, thresholdSlots, type SolverOptions } from './fit-index.js';
+import { CORE_SORT_MAX_KEY_BYTES, sortRowsByKeys } from './row-order.js';
 import type { Solver, SolverCatalog } from './types.js';
 import {
   webAssembly,
@@ -84,11 +85,20 @@ export class WasmSolver implements Solver {
   private outAt = 0; // Uint32Array index of the output region
 
   private readonly maxThresholds: number | undefined;
+  private readonly coreSortMaxKeyBytes: number;
 
-  /** @throws RangeError for an out-of-range `options.maxThresholds`. */
+  /**
+   * @throws RangeError for an out-of-range `options.maxThresholds` or a negative or NaN
+   *   `options.coreSortMaxKeyBytes`.
+   */
   constructor(instance: WasmInstance, options: SolverOptions = {}) {
     this.maxThresholds = options.maxThresholds;
     thresholdSlots(1, 1, options.maxThresholds);
+    const sortMax = options.coreSortMaxKeyBytes ?? CORE_SORT_MAX_KEY_BYTES;
+    if (typeof sortMax !== 'number' || !(sortMax >= 0)) {
+      throw new RangeError(`coreSortMaxKeyBytes must be a number >= 0, got ${String(sortMax)}`);
+    }
+    this.coreSortMaxKeyBytes = sortMax;
     this.core = instance.exports as unknown as CoreExports;
     this.f64 = new Float64Array(this.core.memory.buffer);
     this.u32 = new Uint32Array(this.core.memory.buffer);
@@ -192,8 +202,17 @@ export class WasmSolver implements Solver {
     return id;
   }
 
+  /**
+   * Sorts in the core, or (a key block over `coreSortMaxKeyBytes`) in TypeScript with the same
+   * algorithm: copying a large block would grow linear memory for no faster sort (see
+   * row-order.ts).
+   */
   orderRows(keys: Float64Array, width: number, order: Int32Array): void {
     const rows = checkOrderRows(keys, width, order);
+    if (keys.byteLength > this.coreSortMaxKeyBytes) {
+      sortRowsByKeys(keys, width, order);
+      return;
+    }
     const at = this.core.sortAlloc(rows, width) >>> 3;
     this.views().set(keys, at);
     this.core.sortRows();
@@ -222,6 +241,11 @@ export class WasmSolver implements Solver {
   claimPods(claim: number): number {
     checkClaim(claim, this.claims);
     return this.core.claimPods(claim);
+  }
+
+  /** Bytes of linear memory the core holds now (memory grows and never shrinks). */
+  get memoryBytes(): number {
+    return this.core.memory.buffer.byteLength;
   }
 
   private reset(typeCount: number, resourceCount: number): void {

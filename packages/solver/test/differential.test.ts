@@ -358,8 +358,10 @@ describe('orderRows', () => {
       return a - b;
     });
 
-  it('orders rows of keys like a stable lexicographic sort, in both solvers', () => {
+  it('orders rows of keys like a stable lexicographic sort, in both solvers and both WASM paths', () => {
     const wasm = createWasmSolverSync();
+    // every block over the limit: the WASM solver's TypeScript path for large blocks
+    const wasmOutsideCore = createWasmSolverSync({ coreSortMaxKeyBytes: 0 });
     const ts = createTsSolver();
     const lane = fc.oneof(
       fc.integer({ min: -3, max: 3 }),
@@ -379,7 +381,7 @@ describe('orderRows', () => {
         ({ width, keys }) => {
           const flat = Float64Array.from(keys.flat());
           const want = reference(flat, width);
-          for (const solver of [wasm, ts]) {
+          for (const solver of [wasm, wasmOutsideCore, ts]) {
             const order = new Int32Array(keys.length);
             solver.orderRows(flat, width, order);
             expect(Array.from(order)).toEqual(want);

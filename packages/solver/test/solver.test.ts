@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CORE_SORT_MAX_KEY_BYTES,
   createSolver,
   createTsSolver,
   createWasmSolverSync,
@@ -458,4 +459,53 @@ describe('orderRows', () => {
       );
     });
   }
+});
+
+describe('orderRows of a large key block in the WASM solver', () => {
+  // Rows of 5 lanes with many equal leading lanes, as the scheduler's queue keys have.
+  const rowsOfKeys = (n: number): Float64Array => {
+    const keys = new Float64Array(n * 5);
+    for (let r = 0; r < n; r++) {
+      keys[r * 5] = -(r % 7);
+      keys[r * 5 + 1] = -(r % 3);
+      keys[r * 5 + 2] = 0;
+      keys[r * 5 + 3] = (r * 2654435761) % 4294967296;
+      keys[r * 5 + 4] = 36;
+    }
+    return keys;
+  };
+  const above = Math.ceil(CORE_SORT_MAX_KEY_BYTES / 40) + 1; // rows past the limit
+
+  it('sorts a block over the limit outside linear memory, in the order the TS twin gives', () => {
+    const wasm = createWasmSolverSync();
+    wasm.load(threeSizes());
+    const keys = rowsOfKeys(above);
+    expect(keys.byteLength).toBeGreaterThan(CORE_SORT_MAX_KEY_BYTES);
+    const before = wasm.memoryBytes;
+    const order = new Int32Array(above);
+    wasm.orderRows(keys, 5, order);
+    expect(wasm.memoryBytes).toBe(before);
+    const want = new Int32Array(above);
+    createTsSolver().orderRows(keys, 5, want);
+    expect(Array.from(order)).toEqual(Array.from(want));
+  });
+
+  it('copies the block into the core when the limit allows it, growing its memory', () => {
+    const wasm = createWasmSolverSync({ coreSortMaxKeyBytes: Infinity });
+    const keys = rowsOfKeys(above);
+    const before = wasm.memoryBytes;
+    const order = new Int32Array(above);
+    wasm.orderRows(keys, 5, order);
+    expect(wasm.memoryBytes).toBeGreaterThan(before + keys.byteLength);
+    const want = new Int32Array(above);
+    createTsSolver().orderRows(keys, 5, want);
+    expect(Array.from(order)).toEqual(Array.from(want));
+  });
+
+  it('rejects a negative or NaN limit', () => {
+    expect(() => createWasmSolverSync({ coreSortMaxKeyBytes: -1 })).toThrow(
+      /coreSortMaxKeyBytes must be a number >= 0, got -1/,
+    );
+    expect(() => createWasmSolverSync({ coreSortMaxKeyBytes: NaN })).toThrow(RangeError);
+  });
 });
