@@ -22,6 +22,19 @@ describe('controller startup without a reachable cluster', () => {
     );
   }, 60_000);
 
+  it('exits 1 naming the kubeconfig and its option when the file is empty or missing', async () => {
+    const empty = runController([], { ...noKubeconfigEnv(), KUBECONFIG: '/dev/null' });
+    const missing = runController([], { ...noKubeconfigEnv(), KUBECONFIG: '/nonexistent' });
+    expect(await empty.exited).toBe(1);
+    expect(empty.stderr).toBe(
+      'karpenter-ts-controller: error: kubeconfig /dev/null (--kubeconfig, KUBECONFIG) has no clusters\n',
+    );
+    expect(await missing.exited).toBe(1);
+    expect(missing.stderr).toBe(
+      'karpenter-ts-controller: error: kubeconfig /nonexistent (--kubeconfig, KUBECONFIG) cannot be read: no such file\n',
+    );
+  }, 60_000);
+
   it('exits 2 with one prefixed error line for an unknown option, even where commander adds a hint line', async () => {
     const controller = runController(['--metri-port', '1'], noKubeconfigEnv());
     expect(await controller.exited).toBe(2);

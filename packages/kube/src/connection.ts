@@ -14,9 +14,9 @@ import {
   ServerConfiguration,
   type Configuration,
 } from '@kubernetes/client-node';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { TokenBucket } from 'limiter';
 import pRetry from 'p-retry';
 import { errorFromResponse, isTransient } from './errors.js';
@@ -41,6 +41,11 @@ export interface ConnectOptions {
    * in-cluster service account (what kubectl and client-go do).
    */
   readonly kubeconfig?: string;
+  /**
+   * How the user named `kubeconfig`, shown in brackets after its path in errors (e.g.
+   * `--kubeconfig`). Default none; a path taken from `$KUBECONFIG` is labelled `KUBECONFIG`.
+   */
+  readonly kubeconfigSource?: string;
   /** Context to use instead of the file's current context. */
   readonly context?: string;
   /** Retry policy of transient failures. */
@@ -98,13 +103,15 @@ export interface WatchStream {
  * `clientcmd` and controller-runtime's `GetConfig` do (the localhost fallback only surfaces
  * later as failing requests).
  * @throws Error `no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster` when
- * none of the sources exists; the file system's error when a named kubeconfig cannot be read;
- * Error when the current context names no cluster.
+ * none of the sources exists; Error naming the file (and its source, e.g. `(KUBECONFIG)`) when a
+ * kubeconfig cannot be read (`kubeconfig <path> cannot be read: no such file`), is not valid
+ * YAML, or has no clusters (an empty file too); Error when the current context names no cluster.
  */
 export function connect(options: ConnectOptions = {}): KubeConnection {
   const config = new KubeConfig();
-  if (options.kubeconfig !== undefined) config.loadFromFile(options.kubeconfig);
-  else loadDefault(config);
+  if (options.kubeconfig !== undefined) {
+    loadFiles(config, [options.kubeconfig], options.kubeconfigSource);
+  } else loadDefault(config);
   if (options.context !== undefined) config.setCurrentContext(options.context);
   return new KubeConnection(config, options);
 }
@@ -114,13 +121,14 @@ const ServiceAccountToken = '/var/run/secrets/kubernetes.io/serviceaccount/token
 
 /** The default sources of {@link connect}, in kubectl's order; throws when none exists. */
 function loadDefault(config: KubeConfig): void {
-  if ((process.env['KUBECONFIG'] ?? '') !== '') {
-    config.loadFromDefault(); // the library merges the files of the list
+  const list = (process.env['KUBECONFIG'] ?? '').split(delimiter).filter((f) => f !== '');
+  if (list.length > 0) {
+    loadFiles(config, list, 'KUBECONFIG');
     return;
   }
   const home = join(homedir(), '.kube', 'config');
   if (existsSync(home)) {
-    config.loadFromFile(home);
+    loadFiles(config, [home]);
     return;
   }
   if (
@@ -132,6 +140,53 @@ function loadDefault(config: KubeConfig): void {
     return;
   }
   throw new Error('no kubeconfig: pass --kubeconfig, set KUBECONFIG, or run in a cluster');
+}
+
+/**
+ * Loads kubeconfig `files` into `config`, merging them in order as kubectl merges the files of
+ * `$KUBECONFIG` (the first file's current context wins). The library's own loading fails with a
+ * raw file-system error or, for an empty file, a TypeError; these errors name the file instead.
+ */
+function loadFiles(config: KubeConfig, files: readonly string[], source?: string): void {
+  const name = `kubeconfig ${files.join(delimiter)}${source !== undefined ? ` (${source})` : ''}`;
+  files.forEach((file, i) => {
+    const into = i === 0 ? config : new KubeConfig();
+    const fileName = `kubeconfig ${file}${source !== undefined ? ` (${source})` : ''}`;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new Error(`${fileName} cannot be read: ${readFailure(err)}`);
+    }
+    try {
+      into.loadFromString(text);
+    } catch (err) {
+      const first = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0] ?? '';
+      if ((err as Error).name === 'YAMLException') {
+        throw new Error(`${fileName} is not valid YAML: ${first}`);
+      }
+      // An empty (or null) YAML document leaves the library reading fields of `undefined`: such
+      // a file has no clusters, reported below once all files are merged.
+      if (!(err instanceof TypeError)) throw new Error(`${fileName} is not valid: ${first}`);
+    }
+    into.makePathsAbsolute(dirname(file));
+    if (into !== config) config.mergeConfig(into);
+  });
+  if (config.getClusters().length === 0) throw new Error(`${name} has no clusters`);
+}
+
+/** Why a file cannot be read, in words (the error's message when it is no common case). */
+function readFailure(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
 }
 
 /** See the module comment. Create it with {@link connect}. */

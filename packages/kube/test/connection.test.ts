@@ -70,7 +70,58 @@ describe('connect', () => {
     expect(connect({ kubeconfig: file }).server).toBe('https://given.example:6443');
   });
 
-  it('raises the file error when the given kubeconfig does not exist', () => {
-    expect(() => connect({ kubeconfig: join(home, 'missing') })).toThrow(/ENOENT/);
+  it('names the given kubeconfig and the problem when it does not exist', () => {
+    const missing = join(home, 'missing');
+    expect(() => connect({ kubeconfig: missing })).toThrow(
+      new Error(`kubeconfig ${missing} cannot be read: no such file`),
+    );
+  });
+
+  it('names the kubeconfig and where it came from when the file in KUBECONFIG does not exist', () => {
+    const missing = join(home, 'missing');
+    vi.stubEnv('KUBECONFIG', missing);
+    expect(() => connect()).toThrow(
+      new Error(`kubeconfig ${missing} (KUBECONFIG) cannot be read: no such file`),
+    );
+  });
+
+  it('says an empty kubeconfig has no clusters instead of failing on its missing fields', () => {
+    vi.stubEnv('KUBECONFIG', '/dev/null');
+    expect(() => connect()).toThrow(new Error('kubeconfig /dev/null (KUBECONFIG) has no clusters'));
+    const empty = join(home, 'empty');
+    writeFileSync(empty, '# nothing yet\n');
+    expect(() => connect({ kubeconfig: empty, kubeconfigSource: '--kubeconfig' })).toThrow(
+      new Error(`kubeconfig ${empty} (--kubeconfig) has no clusters`),
+    );
+  });
+
+  it('says a kubeconfig without a clusters list has no clusters', () => {
+    const file = join(home, 'users-only');
+    writeFileSync(file, 'apiVersion: v1\nkind: Config\nusers: [{name: u, user: {token: t}}]\n');
+    expect(() => connect({ kubeconfig: file })).toThrow(
+      new Error(`kubeconfig ${file} has no clusters`),
+    );
+  });
+
+  it('names the kubeconfig and the line of a YAML syntax error, on one line', () => {
+    const file = join(home, 'broken');
+    writeFileSync(file, 'clusters:\n  - name: c\n   cluster: {server: x}\n');
+    expect(() => connect({ kubeconfig: file })).toThrow(
+      new RegExp(`^kubeconfig ${file} is not valid YAML: [^\\n]*\\(3:\\d+\\)$`),
+    );
+  });
+
+  it("names the kubeconfig and the library's complaint about an invalid entry", () => {
+    const file = join(home, 'nameless');
+    writeFileSync(file, 'clusters: [{cluster: {server: "https://x.example"}}]\n');
+    expect(() => connect({ kubeconfig: file })).toThrow(
+      new Error(`kubeconfig ${file} is not valid: clusters[0].name is missing`),
+    );
+  });
+
+  it('says which kubeconfig cannot be read when it is a directory', () => {
+    expect(() => connect({ kubeconfig: home })).toThrow(
+      new Error(`kubeconfig ${home} cannot be read: it is a directory`),
+    );
   });
 });

@@ -59,11 +59,14 @@ export interface ConnectClusterOptions {
 /**
  * Connects (no request yet).
  * @throws Error `no kubeconfig: ...` when no kubeconfig or in-cluster config is found (see
- * @karpenter-ts/kube's `connect`), or the file's error when `kubeconfig` cannot be read.
+ * @karpenter-ts/kube's `connect`), or an error naming `kubeconfig` (`--kubeconfig, KUBECONFIG`)
+ * and the problem when it cannot be read, is not valid YAML or has no clusters.
  */
 export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
   const connection = connect({
-    ...(options.kubeconfig !== '' ? { kubeconfig: options.kubeconfig } : {}),
+    ...(options.kubeconfig !== ''
+      ? { kubeconfig: options.kubeconfig, kubeconfigSource: '--kubeconfig, KUBECONFIG' }
+      : {}),
     userAgent: options.userAgent,
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
   });
