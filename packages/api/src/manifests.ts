@@ -71,13 +71,16 @@ function parseDocuments(text: string): { docs: ParsedDocument[]; lines: LineCoun
     uniqueKeys: true,
     prettyErrors: false,
     strict: true,
+    // kubectl's decoder (go-yaml, YAML 1.1) resolves `<<: *anchor` merge keys; so do we.
+    merge: true,
   });
   const list = Array.isArray(docs) ? docs : [];
   return { docs: list.map((doc, index) => ({ doc, lines, index })), lines };
 }
 
 /**
- * Parses multi-document YAML (YAML 1.2 core schema; JSON is YAML). Documents with YAML errors
+ * Parses multi-document YAML (YAML 1.2 core schema plus YAML 1.1 `<<` merge keys, which
+ * kubectl resolves; JSON is YAML). Documents with YAML errors
  * are left out and reported as `yaml-syntax` / `duplicate-key` violations with line numbers,
  * one per error; empty documents are skipped; a document that is not a mapping is reported as
  * `not-an-object` (unless `keepNonObjects`). Never throws for bad input.

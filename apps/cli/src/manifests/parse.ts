@@ -18,8 +18,9 @@ export interface ParseResult {
  * `file:document:line problem` (first problem of the document; line is the file line, from 1)
  * and no objects; the other documents still parse. Empty documents are skipped. Each object
  * must be a mapping with string `apiVersion` and `kind`, else a ManifestError naming the field.
- * YAML 1.2 core schema, like the `yaml` library's default (Kubernetes' own decoder is YAML 1.1:
- * unquoted `yes`/`on` and `0644` differ, none of which matters for scheduling fields).
+ * YAML 1.2 core schema plus YAML 1.1 `<<` merge keys, which kubectl resolves (Kubernetes' own
+ * decoder is YAML 1.1: unquoted `yes`/`on` and `0644` differ, none of which matters for
+ * scheduling fields).
  */
 export function parseManifestText(text: string, file: string): ParseResult {
   const result: ParseResult = { documents: [], errors: [] };
