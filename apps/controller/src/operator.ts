@@ -197,15 +197,25 @@ export async function startOperator(
   );
 
   try {
-    const metricsServer: RunningServer = await startHttpServer(options.metricsPort, {
-      '/metrics': async () => {
-        const { contentType, body } = await metrics.exposition();
-        return { status: 200, contentType, body };
+    const metricsServer: RunningServer = await startHttpServer(
+      options.metricsPort,
+      {
+        '/metrics': async () => {
+          const { contentType, body } = await metrics.exposition();
+          return { status: 200, contentType, body };
+        },
       },
-    });
+      undefined,
+      '--metrics-port (METRICS_PORT)',
+    );
     cleanups.push(() => metricsServer.close());
     startup.signal.throwIfAborted();
-    const healthServer = await startHttpServer(options.healthProbePort, health.routes());
+    const healthServer = await startHttpServer(
+      options.healthProbePort,
+      health.routes(),
+      undefined,
+      '--health-probe-port (HEALTH_PROBE_PORT)',
+    );
     cleanups.push(() => healthServer.close());
     startup.signal.throwIfAborted();
 

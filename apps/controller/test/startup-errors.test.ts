@@ -4,6 +4,7 @@
  * is logged on every failed attempt and, after the cache-sync timeout, ends startup with an error
  * naming the cause; SIGTERM while it waits stops it gracefully.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, parseOptions, startOperator } from '../src/index.js';
@@ -33,6 +34,26 @@ describe('controller startup without a reachable cluster', () => {
     expect(missing.stderr).toBe(
       'karpenter-ts-controller: error: kubeconfig /nonexistent (--kubeconfig, KUBECONFIG) cannot be read: no such file\n',
     );
+  }, 60_000);
+
+  it('exits 1 naming the option and the port when the metrics or health probe port is in use', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, resolve));
+    const port = String((busy.address() as AddressInfo).port);
+    try {
+      const metrics = runController(['--metrics-port', port], noKubeconfigEnv());
+      const health = runController(['--health-probe-port', port], noKubeconfigEnv());
+      expect(await metrics.exited).toBe(1);
+      expect(metrics.stderr).toBe(
+        `karpenter-ts-controller: error: --metrics-port (METRICS_PORT, ${port}) cannot listen: the port is in use\n`,
+      );
+      expect(await health.exited).toBe(1);
+      expect(health.stderr).toBe(
+        `karpenter-ts-controller: error: --health-probe-port (HEALTH_PROBE_PORT, ${port}) cannot listen: the port is in use\n`,
+      );
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
   }, 60_000);
 
   it('exits 2 with one prefixed error line for an unknown option, even where commander adds a hint line', async () => {

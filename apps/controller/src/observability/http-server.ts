@@ -23,11 +23,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0 = any free port) on all interfaces, or `host` when given. */
+/**
+ * Listens on `port` (0 = any free port) on all interfaces, or `host` when given.
+ * @param name how the user chose the port, e.g. `--metrics-port (METRICS_PORT)`, for errors.
+ * @throws Error `--metrics-port (METRICS_PORT, 8080) cannot listen: the port is in use` (the port
+ * added inside the name's brackets; `permission denied`, or the system's message, for other
+ * causes) when the port cannot be bound.
+ */
 export async function startHttpServer(
   port: number,
   routes: Readonly<Record<string, Route>>,
   host?: string,
+  name = 'port',
 ): Promise<RunningServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -54,9 +61,13 @@ export async function startHttpServer(
       );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: NodeJS.ErrnoException) => {
+      const label = name.endsWith(')') ? `${name.slice(0, -1)}, ${port})` : `${name} ${port}`;
+      reject(new Error(`${label} cannot listen: ${listenFailure(err)}`));
+    };
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });
@@ -68,4 +79,11 @@ export async function startHttpServer(
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Why a port cannot be bound, in words (the system's message when it is no common case). */
+function listenFailure(err: NodeJS.ErrnoException): string {
+  if (err.code === 'EADDRINUSE') return 'the port is in use';
+  if (err.code === 'EACCES') return 'permission denied';
+  return err.message;
 }
