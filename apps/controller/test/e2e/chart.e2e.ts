@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildOptionsProgram, parseOptions } from '../../src/options/options.js';
 import { readAzureSettings, type AzureSettings } from '../../src/providers/azure-settings.js';
+import { MIN_MEMORY_LIMIT_MIB, MiB, oldSpaceForMemoryLimit } from '../../src/runtime/heap-limit.js';
 import {
   containerEnvironment,
   containerOf,
@@ -38,6 +39,8 @@ const run = promisify(execFile);
 
 /** The chart's values as this suite sets them. */
 interface Values {
+  /** Values this interface does not name (upstream's, podDisruptionBudget, ...). */
+  [value: string]: unknown;
   provider: string;
   clusterName?: string;
   serviceAccount?: { name?: string; create?: boolean; annotations?: Record<string, string> };
@@ -708,6 +711,83 @@ describe('Helm chart, controller settings and resources', () => {
     expect(memoryOnly.env['MEMORY_LIMIT']).toBe(String(2 * 1024 ** 3));
   });
 
+  it('fails helm template for a memory limit under the controller floor, in every quantity form', async () => {
+    const floor = MIN_MEMORY_LIMIT_MIB * MiB;
+    // [limits.memory, bytes Kubernetes gives the controller (rounded up to whole bytes)]
+    const forms: [quantity: string | number, bytes: number][] = [
+      ['256Mi', 256 * MiB],
+      ['300M', 300e6],
+      [String(floor - 1), floor - 1],
+      [String(floor), floor],
+      [floor - 1, floor - 1],
+      [floor, floor],
+      [`${MIN_MEMORY_LIMIT_MIB - 1}Mi`, floor - MiB],
+      [`${MIN_MEMORY_LIMIT_MIB}Mi`, floor],
+      [`${MIN_MEMORY_LIMIT_MIB * 1024 - 1}Ki`, floor - 1024],
+      [`${MIN_MEMORY_LIMIT_MIB * 1024}Ki`, floor],
+      ['354418k', 354418000],
+      ['354419k', 354419000],
+      ['0.33Gi', Math.ceil(0.33 * 1024 ** 3)],
+      ['0.34Gi', Math.ceil(0.34 * 1024 ** 3)],
+      ['.35G', 350e6],
+      ['0.36G', 360e6],
+      ['3.5e8', 350e6],
+      ['3.6E8', 360e6],
+      ['+1e9', 1e9],
+      ['1Gi', 1024 ** 3],
+      ['1T', 1e12],
+      ['1Ti', 1024 ** 4],
+      ['1P', 1e15],
+      ['1Pi', 1024 ** 5],
+      ['1E', 1e18],
+      ['1Ei', 1024 ** 6],
+      ['400000000000m', 400e6],
+      ['300000000000m', 300e6],
+      ['354418688000000u', floor],
+      ['300000000000000000n', 300e6],
+      ['400000000000000000n', 400e6],
+    ];
+    const results = await Promise.all(
+      forms.map(([memory]) =>
+        helmTemplate(helm, {
+          provider: 'sim',
+          controller: { resources: { limits: { memory } } },
+        }),
+      ),
+    );
+    forms.forEach(([memory, bytes], i) => {
+      const r = results[i] as Awaited<ReturnType<typeof helmTemplate>>;
+      const runs = oldSpaceForMemoryLimit(bytes) !== undefined;
+      const label = `limits.memory ${String(memory)}`;
+      if (runs) expect(r.ok ? '' : r.error, label).toBe('');
+      else {
+        expect(r.ok ? 'rendered' : r.error, label).toContain(
+          `- controller.resources.limits.memory ${String(memory)} is under the controller's minimum of ${MIN_MEMORY_LIMIT_MIB}Mi (${floor} bytes)`,
+        );
+      }
+    });
+  });
+
+  it('reports a too small memory limit with the missing required values, in one failure', async () => {
+    const r = await helmTemplate(helm, {
+      provider: 'azure',
+      controller: { resources: { limits: { memory: '256Mi' } } },
+    });
+    const error = r.ok ? 'rendered' : r.error;
+    expect(error).toContain('- clusterName is required for provider azure');
+    expect(error).toContain('- azure.subscriptionId is required');
+    expect(error).toContain('- controller.resources.limits.memory 256Mi is under');
+    expect(error.match(/^Error:/gm)).toHaveLength(1);
+  });
+
+  it('lets through a memory limit the chart cannot read, for the API server to judge', async () => {
+    const r = await helmTemplate(helm, {
+      provider: 'sim',
+      controller: { resources: { limits: { memory: '1e400' } } },
+    });
+    expect(r.ok ? '' : r.error).toBe('');
+  });
+
   it('leaves out controller settings set empty, so the controller defaults apply', async () => {
     const r = await render({
       provider: 'sim',
@@ -728,6 +808,27 @@ describe('Helm chart, controller settings and resources', () => {
         minValuesPolicy: 'Strict',
       },
     });
+  });
+});
+
+describe('Helm chart, PodDisruptionBudget', () => {
+  it('renders a PodDisruptionBudget of maxUnavailable 1 over the controller pods by default', async () => {
+    const r = await render({ provider: 'sim' });
+    const pdb = only(r.manifests, 'PodDisruptionBudget');
+    expect(pdb.spec).toEqual({
+      maxUnavailable: 1,
+      selector: {
+        matchLabels: {
+          'app.kubernetes.io/name': 'karpenter-ts',
+          'app.kubernetes.io/instance': 'karpenter-ts',
+        },
+      },
+    });
+  });
+
+  it('renders no PodDisruptionBudget for podDisruptionBudget null (as deploy/README says null removes a value)', async () => {
+    const r = await render({ provider: 'sim', podDisruptionBudget: null });
+    expect(r.manifests.filter((m) => m.kind === 'PodDisruptionBudget')).toEqual([]);
   });
 });
 

@@ -75,9 +75,41 @@ other templates read these values plainly.
 {{- $missing = append $missing (printf "- %s is required %s" $path (index $check 1)) -}}
 {{- end -}}
 {{- end -}}
-{{- if $missing -}}
-{{- $where := ternary "\ndocs/azure-deploy.md says where each azure value comes from." "" (eq $v.provider "azure") -}}
-{{- fail (printf "required values are missing:\n%s%s" (join "\n" $missing) $where) -}}
+{{- $problems := $missing -}}
+{{- $memory := dig "limits" "memory" "" ($v.controller.resources | default dict) -}}
+{{- $bytes := include "karpenter-ts.quantityBytes" $memory -}}
+{{- if and $bytes (lt (float64 $bytes) (float64 354418688)) -}}
+{{- /* A YAML number arrives as float64; show a whole one as written, not as 3.5e+08. */ -}}
+{{- $shown := ternary (printf "%.0f" $memory) (toString $memory) (and (kindIs "float64" $memory) (eq (floor $memory) (float64 $memory))) -}}
+{{- $problems = append $problems (printf "- controller.resources.limits.memory %s is under the controller's minimum of 338Mi (354418688 bytes): the controller would exit at start (--memory-limit too small); raise the limit, or null it for no limit" $shown) -}}
+{{- end -}}
+{{- if $problems -}}
+{{- $where := ternary "\ndocs/azure-deploy.md says where each azure value comes from." "" (and (gt (len $missing) 0) (eq $v.provider "azure")) -}}
+{{- $title := ternary "required values are missing:" "values are missing or invalid:" (eq (len $problems) (len $missing)) -}}
+{{- fail (printf "%s\n%s%s" $title (join "\n" $problems) $where) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A Kubernetes quantity (string or number) in bytes, rounded up to a whole byte as the downward API
+gives it, as a decimal string; empty when it is not a quantity this template can read (the API
+server judges those). Forms: plain, decimal fraction (.5, 5.), exponent (1e9, 1E9), the
+suffixes n u m k M G T P E and Ki Mi Gi Ti Pi Ei. Fractions are float64: exact for whole numbers
+of bytes under 2^53, within one part in 10^16 otherwise.
+*/}}
+{{- define "karpenter-ts.quantityBytes" -}}
+{{- $q := toString . -}}
+{{- $m := regexFindAll "^\\+?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+|[KMGTPE]i|[numkMGTPE])?$" $q -1 -}}
+{{- if and $m (not (regexMatch "[eE]\\+?[0-9]{3,}$" $q)) -}}
+{{- $number := regexFind "^\\+?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?" $q | trimPrefix "+" -}}
+{{- $suffix := trimPrefix $number ($q | trimPrefix "+") -}}
+{{- $times := get (dict "" 1.0 "k" 1e3 "M" 1e6 "G" 1e9 "T" 1e12 "P" 1e15 "E" 1e18 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "Pi" 1125899906842624.0 "Ei" 1152921504606846976.0) $suffix -}}
+{{- $over := get (dict "m" 1e3 "u" 1e6 "n" 1e9) $suffix -}}
+{{- if $over -}}
+{{- printf "%.0f" (ceil (divf (float64 $number) $over)) -}}
+{{- else -}}
+{{- printf "%.0f" (ceil (mulf (float64 $number) $times)) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
