@@ -15,7 +15,7 @@ type Spec = Record<string, unknown>;
  * Every problem of one workload object (Deployment, ReplicaSet, ReplicationController,
  * StatefulSet, DaemonSet, Job, CronJob, Pod), paths relative to the object, in this order:
  *
- * - shape: `metadata.name` and `spec`;
+ * - shape: `metadata.name` (or `metadata.generateName`) and `spec`;
  * - counts (`replicas`, `parallelism`, `completions`): non-negative integers;
  * - the pod template (`spec.template`; a CronJob's `spec.jobTemplate.spec.template`) with at
  *   least one container, and StatefulSet volumeClaimTemplate names;
@@ -29,8 +29,10 @@ type Spec = Record<string, unknown>;
 export function workloadProblems(object: KubeObject): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });
-  const name = object.metadata?.name;
-  if (typeof name !== 'string' || name === '') add('metadata.name', 'required: a non-empty string');
+  // `kubectl create` accepts generateName alone: the apiserver makes the name.
+  const { name, generateName } = object.metadata ?? {};
+  if (!nonEmptyString(name) && !nonEmptyString(generateName))
+    add('metadata.name', 'required: a non-empty name or generateName');
   const spec = object.spec;
   switch (object.kind) {
     case 'Deployment':
@@ -172,4 +174,8 @@ function quantities(list: unknown, at: string, add: Add): Map<string, Written> {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }

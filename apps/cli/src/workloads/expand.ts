@@ -24,7 +24,7 @@ import { ManifestError, UsageError } from '../errors.js';
 import { fieldPath, type KubeObject, type ManifestDocument } from '../manifests/document.js';
 import { workloadProblems } from '../validation/workload-problems.js';
 import { applyPodDefaults } from './defaulting.js';
-import { podTemplateHash, stableUid, SuffixNamer } from './names.js';
+import { GeneratedNames, podTemplateHash, stableUid, SuffixNamer } from './names.js';
 import { scaleCount } from './scale.js';
 
 /** Kinds this module expands into pods. */
@@ -103,6 +103,14 @@ export function expandWorkloads(
     if (first)
       throw new ManifestError(doc.file, doc.document, first.message, fieldPath(doc, first.path));
   }
+  // Named once, before both passes, so the counting and building passes agree.
+  const generated = new GeneratedNames();
+  const names = new Map<ManifestDocument, string>();
+  for (const doc of documents) {
+    if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
+    const { name, generateName } = doc.object.metadata ?? {};
+    names.set(doc, typeof name === 'string' && name !== '' ? name : generated.next(generateName!));
+  }
   const out = emptyResult();
   // Two passes: the first only counts (so an oversized --scale fails before any pod is built,
   // not after filling the heap), the second builds the pods.
@@ -111,7 +119,7 @@ export function expandWorkloads(
     const target = counting ? emptyResult() : out;
     for (const doc of documents) {
       if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
-      new Context(doc, scale, now, target, counting ? budget : undefined).expand();
+      new Context(doc, names.get(doc)!, scale, now, target, counting ? budget : undefined).expand();
     }
   }
   return out;
@@ -133,12 +141,13 @@ type Spec = Record<string, unknown>;
 /** Builds the pods of one workload that {@link workloadProblems} found no problem in. */
 class Context {
   private readonly object: KubeObject;
-  private readonly name: string;
   private readonly namespace: string;
   private made = 0;
 
   constructor(
     private readonly doc: ManifestDocument,
+    /** `metadata.name`, or the name made from `metadata.generateName`. */
+    private readonly name: string,
     private readonly scale: number,
     private readonly now: Date,
     private readonly out: ExpandedWorkloads,
@@ -146,7 +155,6 @@ class Context {
     private readonly budget?: { max: number; counted: number },
   ) {
     this.object = doc.object;
-    this.name = this.object.metadata!.name!;
     this.namespace = this.object.metadata?.namespace ?? 'default';
   }
 

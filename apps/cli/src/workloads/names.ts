@@ -42,7 +42,11 @@ export function podTemplateHash(template: unknown): string {
 export class SuffixNamer {
   private readonly used = new Set<string>();
   private counter = 0;
-  constructor(private readonly owner: string) {}
+  /** `separator` goes between `owner` and the suffix: `-`, or `''` for a `generateName` prefix. */
+  constructor(
+    private readonly owner: string,
+    private readonly separator = '-',
+  ) {}
 
   /** The next name; never repeats for this generator. */
   next(): string {
@@ -53,7 +57,7 @@ export class SuffixNamer {
         suffix += SAFE_ALPHABET[hash % SAFE_ALPHABET.length];
         hash = Math.floor(hash / SAFE_ALPHABET.length);
       }
-      const name = `${this.owner}-${suffix}`;
+      const name = `${this.owner}${this.separator}${suffix}`;
       if (!this.used.has(name)) {
         this.used.add(name);
         return name;
@@ -66,4 +70,25 @@ export class SuffixNamer {
 export function stableUid(kind: string, namespace: string, name: string): string {
   const hex = createHash('sha1').update(`${kind}/${namespace}/${name}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The apiserver keeps at most this many characters of `generateName` (63 minus the 5-char suffix). */
+const MAX_GENERATE_NAME_PREFIX = 58;
+
+/**
+ * Names for objects that set only `metadata.generateName`, as the apiserver names them on
+ * create: the prefix (cut to 58 characters) followed by 5 characters of the safe alphabet. The
+ * apiserver's suffix is random; here it is derived from the prefix and how many objects with that
+ * prefix came before, so the same input gives the same names. Each call gives a new name.
+ */
+export class GeneratedNames {
+  private readonly namers = new Map<string, SuffixNamer>();
+
+  /** The name of the next object with this `generateName`. */
+  next(generateName: string): string {
+    const prefix = generateName.slice(0, MAX_GENERATE_NAME_PREFIX);
+    let namer = this.namers.get(prefix);
+    if (!namer) this.namers.set(prefix, (namer = new SuffixNamer(prefix, '')));
+    return namer.next();
+  }
 }
