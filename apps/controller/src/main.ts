@@ -6,15 +6,20 @@
  * (1 when startup fails; 0 when a signal stopped it). Every fatal error is one stderr line,
  * `karpenter-ts-controller: error: <message>`.
  */
-import { readFileSync } from 'node:fs';
-import { fatalErrorLine, fatalErrorLineOf } from './fatal-error.js';
-import { parseOptions } from './options/options.js';
-import { planHeapLimit } from './runtime/heap-limit.js';
+// The signal trap comes first and alone: static imports all load before the first statement
+// runs, and loading the options (commander) alone takes a noticeable part of a second, during
+// which a SIGTERM would otherwise kill the process. Everything else is imported after it.
 import { trapEarlySignals } from './runtime/early-signals.js';
-import { exitAsChild, relaunchWithHeapLimit, watchLauncher } from './runtime/heap-relaunch.js';
 
 // Until the launcher or the operator has its handlers, a signal is recorded instead of fatal.
 const early = trapEarlySignals();
+
+const { readFileSync } = await import('node:fs');
+const { fatalErrorLine, fatalErrorLineOf } = await import('./fatal-error.js');
+const { parseOptions } = await import('./options/options.js');
+const { planHeapLimit } = await import('./runtime/heap-limit.js');
+const { exitAsChild, relaunchWithHeapLimit, watchLauncher } =
+  await import('./runtime/heap-relaunch.js');
 
 function version(): string {
   try {

@@ -4,6 +4,7 @@
  * is logged on every failed attempt and, after the cache-sync timeout, ends startup with an error
  * naming the cause; SIGTERM while it waits stops it gracefully.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +56,15 @@ describe('controller startup without a reachable cluster', () => {
       await new Promise((resolve) => busy.close(resolve));
     }
   }, 60_000);
+
+  it('installs its signal trap before loading any other module, so a SIGTERM while it loads stops it with exit 0', () => {
+    // Static imports are all evaluated before the first statement; the rest must be dynamic.
+    const source = readFileSync(new URL('../src/main.ts', import.meta.url), 'utf8');
+    const staticImports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
+    expect(staticImports).toEqual(['./runtime/early-signals.js']);
+    const body = source.slice(source.indexOf("from './runtime/early-signals.js';"));
+    expect(body.indexOf('trapEarlySignals()')).toBeLessThan(body.indexOf('await import('));
+  });
 
   it('exits 2 with one prefixed error line for an unknown option, even where commander adds a hint line', async () => {
     const controller = runController(['--metri-port', '1'], noKubeconfigEnv());
