@@ -53,7 +53,10 @@ function pendingPod(nodeSelector: Record<string, string>): Pod {
 }
 
 /** The manager as `--provider sim` wires it (labels and catalog), on an in-memory cluster. */
-async function simManager(pod: Pod): Promise<{ manager: Manager; client: MemoryKubeClient }> {
+async function simManager(
+  pod: Pod,
+  logger: pino.Logger = pino({ level: 'silent' }),
+): Promise<{ manager: Manager; client: MemoryKubeClient }> {
   const clock = new ManualClock();
   const client = new MemoryKubeClient({ clock });
   await client.create('NodeClass', {
@@ -68,7 +71,7 @@ async function simManager(pod: Pod): Promise<{ manager: Manager; client: MemoryK
     client,
     cloudProvider: new SimCloudProvider({ instanceTypes: kwokInstanceTypes(), clock }),
     clock,
-    logger: pino({ level: 'silent' }),
+    logger,
     metrics: new OperatorMetrics({ version: 'test', commit: 'test' }),
     provisioner: { solver: 'ts', extraWellKnownLabels: [...KwokWellKnownLabels] },
     validation: { extraWellKnownLabels: [...KwokWellKnownLabels] },
@@ -100,5 +103,38 @@ describe('--provider sim with a pod selecting a KWOK instance-type label', () =>
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain(`no instance type met the requirements`);
     expect(messages[0]).toContain(`${KwokLabels.InstanceCPU} In [3]`);
+  });
+});
+
+describe("the provisioner's log of computed node claims", () => {
+  /** A logger whose JSON lines land in `lines`. */
+  function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+    const lines: Record<string, unknown>[] = [];
+    const stream = { write: (line: string) => lines.push(JSON.parse(line)) };
+    return { logger: pino({ level: 'info' }, stream), lines };
+  }
+  const computed = (l: Record<string, unknown>) =>
+    l['msg'] === 'computed new nodeclaim(s) to fit pod(s)';
+
+  it('logs the node claims it creates for the pending pods', async () => {
+    const { logger, lines } = capture();
+    const { manager } = await simManager(pendingPod({ [KwokLabels.InstanceCPU]: '8' }), logger);
+    const out = await manager.provisioner.provision();
+    expect(lines.filter(computed)).toEqual([
+      expect.objectContaining({ pods: 1, nodeClaims: [out.created[0]?.metadata.name] }),
+    ]);
+  });
+
+  it('logs nothing of the kind for a batch whose only pod fits no instance type (as upstream)', async () => {
+    const { logger, lines } = capture();
+    const { manager, client } = await simManager(
+      pendingPod({ [KwokLabels.InstanceCPU]: '3' }),
+      logger,
+    );
+    await manager.provisioner.provision();
+    await manager.provisioner.provision();
+    expect(lines.filter(computed)).toEqual([]);
+    // The pod is still reported, as an event on it.
+    expect(client.events.filter((e) => e.reason === 'FailedScheduling')).toHaveLength(2);
   });
 });

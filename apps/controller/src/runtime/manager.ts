@@ -312,7 +312,9 @@ export class Manager {
     p.provision = async () => {
       const out = await provision();
       for (const nc of out.created as NodeClaim[]) metrics.nodeClaimCreated(nc, 'provisioning');
-      if (out.created.length > 0 || out.pods.length > 0) {
+      // Only when claims were created, as upstream: a pod that fits nowhere would otherwise log
+      // an empty list on every batch (its FailedScheduling event and metric report it).
+      if (out.created.length > 0) {
         this.#o.logger.info(
           {
             pods: out.pods.length,
