@@ -482,6 +482,9 @@ describe('Helm chart, providers sim and aws', () => {
 /** Values whose keys the schema leaves open on purpose: Kubernetes maps, and helm's `global`. */
 const freeFormValues = new Set([
   'global',
+  'additionalLabels',
+  'podSecurityContext',
+  'strategy',
   'serviceAccount.annotations',
   'controller.resources',
   'podAnnotations',
@@ -832,6 +835,98 @@ describe('Helm chart, PodDisruptionBudget', () => {
   });
 });
 
+/** Values of upstream Karpenter's chart that map to a Deployment or PDB field, as a team carries them. */
+const upstreamValues = {
+  additionalLabels: { team: 'platform' },
+  podSecurityContext: { fsGroup: 65536 },
+  topologySpreadConstraints: [
+    { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+  ],
+  extraVolumes: [
+    {
+      name: 'token',
+      projected: {
+        sources: [{ serviceAccountToken: { audience: 'sts.example.com', path: 'token' } }],
+      },
+    },
+  ],
+  strategy: { rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+  revisionHistoryLimit: 3,
+  hostNetwork: true,
+  dnsPolicy: 'ClusterFirstWithHostNet',
+  podDisruptionBudget: { minAvailable: 1, maxUnavailable: null },
+};
+const upstreamController = {
+  envFrom: [{ configMapRef: { name: 'karpenter-extra-env' } }],
+  extraVolumeMounts: [{ name: 'token', mountPath: '/var/run/secrets/token', readOnly: true }],
+};
+
+describe("Helm chart, upstream Karpenter chart's values", () => {
+  it('renders the Deployment and PDB fields of upstream values, names overridden', async () => {
+    const r = await render({
+      provider: 'sim',
+      nameOverride: 'kts',
+      fullnameOverride: 'kts-controller',
+      ...upstreamValues,
+      controller: upstreamController,
+    });
+    const selector = {
+      'app.kubernetes.io/name': 'kts',
+      'app.kubernetes.io/instance': 'karpenter-ts',
+    };
+    for (const m of r.manifests) {
+      expect(m.metadata.labels?.['team'], `${m.kind} ${m.metadata.name}`).toBe('platform');
+      expect(m.metadata.labels?.['app.kubernetes.io/name']).toBe('kts');
+    }
+    const deployment = only(r.manifests, 'Deployment', 'kts-controller');
+    const spec = deployment.spec as Record<string, unknown> & {
+      template: { spec: Record<string, unknown> & { containers: Record<string, unknown>[] } };
+    };
+    expect(spec.revisionHistoryLimit).toBe(3);
+    expect(spec.strategy).toEqual({ rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
+    const pod = spec.template.spec;
+    expect(pod.hostNetwork).toBe(true);
+    expect(pod.dnsPolicy).toBe('ClusterFirstWithHostNet');
+    // Merged into the chart's defaults, as any map value.
+    expect(pod.securityContext).toMatchObject({ fsGroup: 65536, runAsNonRoot: true });
+    // As upstream: a constraint without a labelSelector gets the pods' selector labels.
+    expect(pod.topologySpreadConstraints).toEqual([
+      { ...upstreamValues.topologySpreadConstraints[0], labelSelector: { matchLabels: selector } },
+    ]);
+    expect(pod.volumes).toEqual(upstreamValues.extraVolumes);
+    const container = pod.containers[0] as Record<string, unknown>;
+    expect(container.envFrom).toEqual(upstreamController.envFrom);
+    expect(container.volumeMounts).toEqual(upstreamController.extraVolumeMounts);
+    expect(only(r.manifests, 'PodDisruptionBudget').spec).toEqual({
+      minAvailable: 1,
+      selector: { matchLabels: selector },
+    });
+    expect(only(r.manifests, 'ServiceAccount').metadata.name).toBe('kts-controller');
+  });
+
+  it('refuses a PDB with both minAvailable and maxUnavailable, saying which to null', async () => {
+    const r = await helmTemplate(helm, {
+      provider: 'sim',
+      podDisruptionBudget: { minAvailable: 1 },
+    });
+    expect(r.ok ? 'rendered' : r.error).toContain(
+      '- podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set',
+    );
+  });
+
+  it('refuses upstream values that have no meaning here (serviceMonitor, webhook), naming them', async () => {
+    const r = await helmTemplate(helm, {
+      provider: 'sim',
+      serviceMonitor: { enabled: false },
+      webhook: { enabled: false },
+    });
+    const error = r.ok ? 'rendered' : r.error;
+    expect(error).toMatch(/additional properties '(serviceMonitor|webhook)'/);
+    expect(error).toContain('serviceMonitor');
+    expect(error).toContain('webhook');
+  });
+});
+
 describe('Helm chart, provider azure: helm install on a real API server', () => {
   const namespace = 'karpenter-chart';
   const release = 'karpenter-ts';
@@ -862,7 +957,10 @@ describe('Helm chart, provider azure: helm install on a real API server', () => 
     // NodePool provisions for them and uninstall never waits for a kubelet.
     await helmInstall(helm, kubeconfig, release, namespace, {
       ...azureValues,
-      controller: { resources: installedResources },
+      ...upstreamValues,
+      // The same names as without it, so the checks below read the usual objects.
+      fullnameOverride: release,
+      controller: { resources: installedResources, ...upstreamController },
       nodeSelector: { 'karpenter-ts.test/chart-e2e': 'never' },
     });
   });
@@ -898,6 +996,26 @@ describe('Helm chart, provider azure: helm install on a real API server', () => 
       cpuRequests: 500,
       memoryLimit: 768 * 1024 ** 2,
     });
+  });
+
+  it("stores upstream's Deployment and PDB values as given", async () => {
+    const deployment = await api.request<{
+      metadata: { labels: Record<string, string> };
+      spec: Record<string, unknown> & { template: { spec: Record<string, unknown> } };
+    }>('GET', `/apis/apps/v1/namespaces/${namespace}/deployments/${release}`);
+    expect(deployment.metadata.labels['team']).toBe('platform');
+    expect(deployment.spec.revisionHistoryLimit).toBe(3);
+    expect(deployment.spec.template.spec).toMatchObject({
+      hostNetwork: true,
+      dnsPolicy: 'ClusterFirstWithHostNet',
+      volumes: upstreamValues.extraVolumes,
+    });
+    const pdb = await api.request<{ spec: Record<string, unknown> }>(
+      'GET',
+      `/apis/policy/v1/namespaces/${namespace}/poddisruptionbudgets/${release}`,
+    );
+    expect(pdb.spec['minAvailable']).toBe(1);
+    expect(pdb.spec['maxUnavailable']).toBeUndefined();
   });
 
   it('stores the service account annotated with the workload identity client ID', async () => {

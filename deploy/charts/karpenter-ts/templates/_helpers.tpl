@@ -1,21 +1,34 @@
+{{/* The chart's name, or nameOverride (upstream's value): app.kubernetes.io/name. */}}
+{{- define "karpenter-ts.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The objects' name: fullnameOverride, else the release name, joined with the name unless it holds it. */}}
 {{- define "karpenter-ts.fullname" -}}
-{{- if contains .Chart.Name .Release.Name -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := include "karpenter-ts.name" . -}}
+{{- if contains $name .Release.Name -}}
 {{- .Release.Name | trunc 63 | trimSuffix "-" -}}
 {{- else -}}
-{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
 {{- define "karpenter-ts.selectorLabels" -}}
-app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/name: {{ include "karpenter-ts.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
+{{/* Every object's labels, with additionalLabels (upstream's value); the chart's own win a clash. */}}
 {{- define "karpenter-ts.labels" -}}
-{{ include "karpenter-ts.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- $own := include "karpenter-ts.selectorLabels" . | fromYaml -}}
+{{- $_ := set $own "app.kubernetes.io/version" .Chart.AppVersion -}}
+{{- $_ = set $own "app.kubernetes.io/managed-by" .Release.Service -}}
+{{- $_ = set $own "helm.sh/chart" (printf "%s-%s" .Chart.Name .Chart.Version) -}}
+{{- toYaml (merge $own (.Values.additionalLabels | default dict)) -}}
 {{- end -}}
 
 {{- define "karpenter-ts.serviceAccountName" -}}
@@ -76,6 +89,10 @@ other templates read these values plainly.
 {{- end -}}
 {{- end -}}
 {{- $problems := $missing -}}
+{{- $pdb := $v.podDisruptionBudget | default dict -}}
+{{- if and (not (kindIs "invalid" (index $pdb "minAvailable"))) (not (kindIs "invalid" (index $pdb "maxUnavailable"))) -}}
+{{- $problems = append $problems "- podDisruptionBudget.minAvailable and podDisruptionBudget.maxUnavailable are both set (a PodDisruptionBudget takes one): set podDisruptionBudget.maxUnavailable to null to use minAvailable" -}}
+{{- end -}}
 {{- $memory := dig "limits" "memory" "" ($v.controller.resources | default dict) -}}
 {{- $bytes := include "karpenter-ts.quantityBytes" $memory -}}
 {{- if and $bytes (lt (float64 $bytes) (float64 354418688)) -}}
