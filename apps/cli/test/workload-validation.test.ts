@@ -144,6 +144,31 @@ spec:
     expect(stdout).toBe('✓ 2 objects valid (2 Deployment) in 1 file\n');
     expect(code).toBe(0);
   });
+
+  it('accepts a null quantity, which the apiserver reads as zero (validate and simulate)', async () => {
+    const file = await writeManifests(
+      deployment('{ requests: { cpu: null, memory: 64Mi }, limits: { cpu: null, memory: 128Mi } }'),
+    );
+    const validated = await cli('validate', file);
+    expect(validated.stdout).toBe('✓ 1 object valid (1 Deployment) in 1 file\n');
+    expect(validated.code).toBe(0);
+    const simulated = await cli('simulate', file, '--cloud', 'sim', '-o', 'json');
+    expect(simulated.stderr).toBe('');
+    expect(simulated.code).toBe(0);
+    const report = JSON.parse(simulated.stdout) as { totals: { scheduledPods: number } };
+    expect(report.totals.scheduledPods).toBe(2);
+  });
+
+  it('reads a null limit as zero, as the apiserver decodes it: a request above it is reported', async () => {
+    const file = await writeManifests(
+      deployment('{ requests: { cpu: 100m }, limits: { cpu: null } }'),
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `${file}:1 ${CONTAINER}.requests.cpu: must not exceed the limit (limits.cpu is null), got "100m"`,
+    );
+  });
 });
 
 describe('unknown fields in workloads', () => {

@@ -141,7 +141,7 @@ function resourceRequirements(resources: unknown, at: string, add: Add): void {
 interface Written {
   readonly quantity: Quantity;
   /** As written, for messages. */
-  readonly text: string | number;
+  readonly text: string | number | null;
 }
 
 /** Parses a resource list, reporting malformed and negative quantities; returns the good ones. */
@@ -154,6 +154,11 @@ function quantities(list: unknown, at: string, add: Add): Map<string, Written> {
   }
   for (const [name, value] of Object.entries(list)) {
     const field = `${at}.${name}`;
+    // The apiserver decodes a null quantity as zero (resource.Quantity's UnmarshalJSON).
+    if (value === null) {
+      good.set(name, { quantity: parseQuantity(0), text: null });
+      continue;
+    }
     if (typeof value !== 'string' && typeof value !== 'number') {
       add(field, `must be a quantity (e.g. "500m", "1Gi"), got ${JSON.stringify(value)}`);
       continue;

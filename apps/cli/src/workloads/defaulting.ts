@@ -9,7 +9,7 @@ import type { Container, Pod, ResourceRequirements } from '@karpenter-ts/api';
  * request, sets the request to the limit: the API server's defaulting for core/v1 pods
  * (`SetDefaults_Pod`), which is why a container with only limits is scheduled by its limits.
  * Containers with neither keep no requests (they count as zero, but the pod still takes one
- * `pods` slot). Also defaults `metadata.namespace` to `namespace`. Mutates and returns `pod`.
+ * `pods` slot). A null quantity becomes `"0"`, as the apiserver decodes it. Also defaults `metadata.namespace` to `namespace`. Mutates and returns `pod`.
  */
 export function applyPodDefaults(pod: Pod, namespace: string): Pod {
   pod.metadata = { ...pod.metadata, namespace: pod.metadata?.namespace ?? namespace };
@@ -28,6 +28,8 @@ function defaultContainer(container: Container): void {
 }
 
 function defaultRequestsFromLimits(resources: ResourceRequirements): void {
+  zeroNulls(resources.requests);
+  zeroNulls(resources.limits);
   const limits = resources.limits;
   if (!limits) return;
   const requests = { ...(resources.requests ?? {}) };
@@ -39,4 +41,13 @@ function defaultRequestsFromLimits(resources: ResourceRequirements): void {
     }
   }
   if (changed || resources.requests) resources.requests = requests;
+}
+
+/**
+ * A null quantity (`cpu: null`) is zero to the apiserver (resource.Quantity decodes JSON null as
+ * zero and keeps the key), so a null request stays zero instead of defaulting from its limit.
+ */
+function zeroNulls(list: Record<string, string> | undefined): void {
+  if (!list) return;
+  for (const [name, value] of Object.entries(list)) if (value === null) list[name] = '0';
 }
