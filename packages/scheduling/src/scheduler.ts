@@ -869,16 +869,17 @@ class SolveRun<IT extends SchedulerInstanceType> {
 
   /** Returns undefined when a claim was opened, else why template `t` cannot take the pod. */
   private newClaimFrom(t: number, a: Attempt): string | undefined {
-    const rejection = a.templateRejection[t];
-    if (rejection !== undefined) return rejection;
-    const template = this.templates[t] as NodePoolTemplate<IT>;
+    // Upstream checks the pool's limits first (nodes, then its instance types filtered by the
+    // remaining resources) and fails at once when nothing is left, before it tries the pod's
+    // taints, requirements and topology: once a pool is used up, every pod that reaches it
+    // (often most of a batch) is turned away here without building requirements or masks.
     const rem = this.remaining[t];
     if (rem !== undefined && rem['nodes'] !== undefined && rem['nodes'] <= 0)
       return 'nodepool limit on nodes reached';
-    // Upstream filters the template's instance types by the remaining limits before trying the
-    // pod and fails at once when none is left: once a pool is used up, every pod that reaches
-    // it (often most of a batch) is turned away here without building requirements or masks.
     if (this.limitsExhausted[t] === true) return ALL_TYPES_EXCEED_LIMITS;
+    const rejection = a.templateRejection[t];
+    if (rejection !== undefined) return rejection;
+    const template = this.templates[t] as NodePoolTemplate<IT>;
     const d = a.data;
     const id = this.solver.claimCount;
     const hostname = `hostname-placeholder-${String(id).padStart(5, '0')}`;

@@ -293,6 +293,17 @@ describe('NodePool limits', () => {
     );
   });
 
+  it('names the limits of a used-up pool before a taint the pod does not tolerate, as upstream does', () => {
+    const pool = nodePool({
+      limits: { cpu: '0' },
+      taints: [{ key: 'dedicated', effect: 'NoSchedule' }],
+    });
+    const p = unschedulablePod();
+    expect(expectNotScheduled(schedule(env({ nodePools: [pool] }), [p]), p)).toBe(
+      `incompatible with nodepool "default", all instance types exceed the nodepool's remaining limits`,
+    );
+  });
+
   it('overflows into the next pool when the first is at its limit', () => {
     const pools = [
       nodePool({ name: 'capped', weight: 10, limits: { cpu: '0' } }),
