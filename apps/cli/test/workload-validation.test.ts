@@ -147,7 +147,9 @@ spec:
 
   it('accepts a null quantity, which the apiserver reads as zero (validate and simulate)', async () => {
     const file = await writeManifests(
-      deployment('{ requests: { cpu: null, memory: 64Mi }, limits: { cpu: null, memory: 128Mi } }'),
+      deployment(
+        '{ requests: { cpu: null, memory: 64Mi }, limits: { cpu: null, memory: 128Mi } }',
+      ).replace('    spec:\n', '    spec:\n      overhead: { cpu: null }\n'),
     );
     const validated = await cli('validate', file);
     expect(validated.stdout).toBe('✓ 1 object valid (1 Deployment) in 1 file\n');

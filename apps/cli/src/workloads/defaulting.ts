@@ -18,6 +18,7 @@ export function applyPodDefaults(pod: Pod, namespace: string): Pod {
   for (const container of [...(spec.initContainers ?? []), ...(spec.containers ?? [])])
     defaultContainer(container);
   if (spec.resources) defaultRequestsFromLimits(spec.resources);
+  zeroNulls(spec.overhead);
   spec.restartPolicy ??= 'Always';
   spec.schedulerName ??= 'default-scheduler';
   return pod;
