@@ -170,7 +170,9 @@ function loadFiles(config: KubeConfig, files: readonly string[], source?: string
       if (!(err instanceof TypeError)) throw new Error(`${fileName} is not valid: ${first}`);
     }
     into.makePathsAbsolute(dirname(file));
-    if (into !== config) config.mergeConfig(into);
+    // kubectl: the first file that sets a current context wins (the library's merge would take
+    // the last one's).
+    if (into !== config) config.mergeConfig(into, Boolean(config.getCurrentContext()));
   });
   if (config.getClusters().length === 0) throw new Error(`${name} has no clusters`);
 }

@@ -63,6 +63,31 @@ describe('connect', () => {
     expect(connect().server).toBe('https://env.example:6443');
   });
 
+  it("merges the files of a KUBECONFIG list as kubectl does: the first file's current context wins", () => {
+    const first = join(home, 'first');
+    const second = join(home, 'second');
+    writeFileSync(first, kubeconfigText('https://first.example:6443'));
+    writeFileSync(
+      second,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c2, cluster: {server: "https://second.example:6443"}}]',
+        'users: [{name: u2, user: {token: t}}]',
+        'contexts: [{name: y, context: {cluster: c2, user: u2}}]',
+        'current-context: y',
+      ].join('\n'),
+    );
+    vi.stubEnv('KUBECONFIG', `${first}:${second}`);
+    expect(connect().server).toBe('https://first.example:6443');
+    // A first file without a current context takes the next one's.
+    writeFileSync(
+      first,
+      kubeconfigText('https://first.example:6443').replace('current-context: x', ''),
+    );
+    expect(connect().server).toBe('https://second.example:6443');
+  });
+
   it('uses the kubeconfig it is given, whatever the environment says', () => {
     const file = join(home, 'given');
     writeFileSync(file, kubeconfigText('https://given.example:6443'));
