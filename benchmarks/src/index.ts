@@ -4,8 +4,12 @@ export {
   benchmarkNodePool,
   DIVERSE_SIZES,
   diversePods,
+  genericPods,
   LARGE_DIVERSE_SIZE,
+  LARGE_PENDING_SIZE,
   largeBenchmarkNodePool,
+  PENDING_SIZES,
+  pendingNodePool,
   PREFERENCE_PODS,
   preferencePods,
   SEED,
@@ -13,5 +17,6 @@ export {
 export {
   measureCase,
   UnscheduledPodsError,
+  type SchedulerClass,
   type SchedulingCaseResult,
 } from './scheduling-bench.js';

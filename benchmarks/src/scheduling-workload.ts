@@ -50,6 +50,25 @@ export function largeBenchmarkNodePool(): NodePool {
   return nodePool({ name: 'default', labels: { 'testing/cluster': 'unspecified' } });
 }
 
+/** Sizes of the pending-heavy cases (`--large` adds {@link LARGE_PENDING_SIZE}). */
+export const PENDING_SIZES = [20000];
+/** Size of the `--large` pending-heavy case. */
+export const LARGE_PENDING_SIZE = 200_000;
+
+/**
+ * The NodePool of the pending-heavy cases: the reference pool with the limit of the AWS
+ * getting-started default NodePool, `cpu: 1000`. Every new node claim counts against it as its
+ * largest option (up to 400 cpu of the 400 fake types), so the pool is used up after a handful
+ * of claims and nearly every pod of a large batch stays pending.
+ */
+export function pendingNodePool(): NodePool {
+  return nodePool({
+    name: 'default',
+    labels: { 'testing/cluster': 'unspecified' },
+    limits: { cpu: '1000' },
+  });
+}
+
 /** 400 instance types `fake-it-0..399`. */
 export function benchmarkInstanceTypes(): TestInstanceType[] {
   return instanceTypes(400);
@@ -120,6 +139,20 @@ export function diversePods(n: number, rng = new SeededRandom(SEED)): Pod[] {
   }
   generic(n - 5 * fifth);
   return pods;
+}
+
+/**
+ * `n` generic pods as workload manifests give them: requests from the reference distributions,
+ * the workload's label, and a `kubernetes.io/os: linux` node selector.
+ */
+export function genericPods(n: number, rng = new SeededRandom(SEED)): Pod[] {
+  return Array.from({ length: n }, () =>
+    pod({
+      labels: { app: rng.pick(LABEL_VALUES) },
+      requests: requests(rng),
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+    }),
+  );
 }
 
 /**

@@ -5,7 +5,9 @@ import {
   benchmarkInstanceTypes,
   benchmarkNodePool,
   diversePods,
+  genericPods,
   largeBenchmarkNodePool,
+  pendingNodePool,
   preferencePods,
 } from '../src/scheduling-workload.js';
 
@@ -94,5 +96,39 @@ describe('the reference scheduling workload', () => {
     expect(large.spec.limits).toBeUndefined();
     expect(large.metadata?.name).toBe(reference.metadata?.name);
     expect(large.spec.template).toEqual(reference.spec.template);
+  });
+
+  it('gives the pending-heavy cases the reference NodePool with the AWS default cpu limit', () => {
+    const reference = benchmarkNodePool();
+    const pending = pendingNodePool();
+    expect(pending.spec.limits).toEqual({ cpu: '1000' });
+    expect(pending.metadata?.name).toBe(reference.metadata?.name);
+    expect(pending.spec.template).toEqual(reference.spec.template);
+  });
+
+  it('draws generic pods with reference requests and a linux node selector', () => {
+    const pods = genericPods(50);
+    expect(pods).toHaveLength(50);
+    for (const p of pods) {
+      expect(p.spec?.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+      expect(p.spec?.affinity).toBeUndefined();
+      const requests = p.spec!.containers[0]!.resources!.requests!;
+      expect(CPUS.has(requests['cpu']!)).toBe(true);
+      expect(MEMORIES.has(requests['memory']!)).toBe(true);
+    }
+  });
+
+  it('leaves most of a pending-heavy batch pending once the cpu limit is used up, validly', () => {
+    // Each new node claim counts as its largest option (up to 400 cpu), so 1000 cpu allow 3.
+    const pods = genericPods(3000);
+    const nodePools = [pendingNodePool()];
+    const instanceTypes = new Map([['default', benchmarkInstanceTypes()]]);
+    const results = new Scheduler({ nodePools, instanceTypes, solver: 'ts' }).solve(pods);
+    expect(results.newNodeClaims).toHaveLength(3);
+    const placed = results.newNodeClaims.reduce((n, c) => n + c.pods.length, 0);
+    expect(placed + results.podErrors.size).toBe(3000);
+    expect(results.podErrors.size).toBeGreaterThan(2000);
+    for (const reason of results.podErrors.values()) expect(reason).toMatch(/remaining limits/);
+    validateAssignment(results, { nodePools, instanceTypes, pods });
   });
 });
