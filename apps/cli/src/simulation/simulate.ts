@@ -122,9 +122,15 @@ export function simulate(
     notes.push(
       `${inv.nodeOverlays.length} NodeOverlay(s) ignored: the simulation does not apply overlays`,
     );
+  const gated = gatedNote(workloads);
+  if (gated) notes.push(gated);
   if (workloads.pending.length === 0) {
+    const held =
+      workloads.gated.length > 0
+        ? `; ${workloads.gated.length} gated pod(s) left out: they have spec.schedulingGates`
+        : '';
     throw new CliError(
-      `nothing to schedule: no pending pods in the input (read ${documents.length} objects; workloads are Deployments, StatefulSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs and Pods)`,
+      `nothing to schedule: no pending pods in the input (read ${documents.length} objects; workloads are Deployments, StatefulSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs and Pods${held})`,
     );
   }
 
@@ -387,4 +393,27 @@ function existingNodes(inv: Inventory, boundPods: readonly Pod[]): ExistingNodeI
 /** `namespace/name` of a pod. */
 export function podName(pod: Pod): string {
   return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+}
+
+/**
+ * The note for pods left out because they have `spec.schedulingGates`, naming up to three of
+ * their workloads and gates; undefined when there are none. Upstream Karpenter provisions only
+ * for pods the scheduler marked Unschedulable, which a gated pod never is.
+ */
+function gatedNote(workloads: ExpandedWorkloads): string | undefined {
+  if (workloads.gated.length === 0) return undefined;
+  const sources: string[] = [];
+  const seen = new Set<ManifestDocument>();
+  for (const pod of workloads.gated) {
+    const doc = workloads.origin.get(pod);
+    if (!doc || seen.has(doc)) continue;
+    seen.add(doc);
+    const summary = workloads.workloads.find((w) => w.source === doc);
+    const name = summary ? `${summary.kind} ${summary.namespace}/${summary.name}` : doc.object.kind;
+    const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name).join(', ');
+    sources.push(`${name}: ${gates}`);
+  }
+  const shown =
+    sources.slice(0, 3).join('; ') + (sources.length > 3 ? `; and ${sources.length - 3} more` : '');
+  return `${workloads.gated.length} pod(s) left out: they have spec.schedulingGates (${shown}), and Karpenter provisions for a pod only once its gates are removed`;
 }

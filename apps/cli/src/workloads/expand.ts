@@ -73,6 +73,12 @@ export interface WorkloadSummary {
 export interface ExpandedWorkloads {
   /** Pods waiting for a node, in input order. */
   readonly pending: Pod[];
+  /**
+   * Pods that would be pending but have `spec.schedulingGates`: the scheduler holds them
+   * (PodScheduled=False, reason SchedulingGated) and Karpenter provisions for them only once
+   * their gates are removed, so they are not in `pending`. In input order.
+   */
+  readonly gated: Pod[];
   /** One pod per DaemonSet built from its template: the daemonset overhead of every node it fits. */
   readonly daemonSetPods: Pod[];
   /** Pods from the manifests that are already bound to a node (`spec.nodeName`). */
@@ -128,6 +134,7 @@ export function expandWorkloads(
 function emptyResult(): ExpandedWorkloads {
   return {
     pending: [],
+    gated: [],
     daemonSetPods: [],
     boundPods: [],
     persistentVolumeClaims: [],
@@ -333,7 +340,7 @@ class Context {
     } else {
       pod.status = { ...pod.status, phase: 'Pending', conditions: [this.unschedulable()] };
       pod.metadata!.creationTimestamp ??= this.now;
-      this.out.pending.push(pod);
+      (isGated(pod) ? this.out.gated : this.out.pending).push(pod);
     }
     this.out.workloads.push({
       source: this.doc,
@@ -387,7 +394,7 @@ class Context {
   }
 
   private addPending(pod: Pod): void {
-    this.out.pending.push(pod);
+    (isGated(pod) ? this.out.gated : this.out.pending).push(pod);
     this.out.origin.set(pod, this.doc);
     this.made++;
   }
@@ -419,4 +426,9 @@ interface OwnerRef {
 function countOf(spec: Spec, key: string, fallback: number): number {
   const value = spec[key];
   return typeof value === 'number' ? value : fallback;
+}
+
+/** True when the pod has scheduling gates left (an empty list gates nothing). */
+function isGated(pod: Pod): boolean {
+  return (pod.spec?.schedulingGates?.length ?? 0) > 0;
 }
