@@ -73,7 +73,7 @@ describe('karpenter-ts catalog', () => {
     const { code, stdout } = await cli('catalog', '--cloud', 'sim', '--limit', '3');
     expect(code).toBe(0);
     expect(stdout).toContain('INSTANCE TYPE');
-    expect(stdout).toContain('3 instance types in sim sim');
+    expect(stdout).toContain('3 instance types in sim, cheapest');
   });
 
   it('says under an Azure table with spot offerings that spot is priced as on-demand', async () => {

@@ -56,6 +56,14 @@ describe('karpenter-ts simulate table', () => {
   });
 });
 
+describe('the header of the sim cloud, which has no region', () => {
+  it('names the cloud once, not "sim sim"', async () => {
+    const { code, stdout } = await cli('simulate', BOUTIQUE, '--cloud', 'sim');
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('Simulation on sim with NodePool "default"');
+  });
+});
+
 describe('prices in JSON output', () => {
   it('are USD/hour rounded to 6 decimals per node claim and in the totals, spot (0.7 × on-demand) included', async () => {
     const { code, stdout } = await cli(

@@ -13,6 +13,7 @@ import { simulate } from '../simulation/simulate.js';
 import { nextTick, startProgress } from '../spinner.js';
 import { parseCloudTargets, type CloudTarget } from './options.js';
 import { addSimulationOptions, type SimulationFlags } from './simulate.js';
+import { cloudPlace } from '../output/cloud-place.js';
 
 /** Adds the `compare` command to `program`. */
 export function registerCompare(program: Command, runtime: Runtime): void {
@@ -51,7 +52,7 @@ export function registerCompare(program: Command, runtime: Runtime): void {
           const rows: ComparisonRow[] = [];
           const now = new Date();
           for (const cloud of clouds) {
-            progress.update(`Simulating on ${cloud.name} ${cloud.region}`);
+            progress.update(`Simulating on ${cloudPlace(cloud)}`);
             await nextTick();
             rows.push(
               comparisonRow(

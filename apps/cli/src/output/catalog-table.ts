@@ -5,6 +5,7 @@ import type { Cloud } from '../clouds/cloud.js';
 import type { CatalogEntry } from '../clouds/catalog-view.js';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatUsd } from './units.js';
+import { cloudPlace } from './cloud-place.js';
 
 /** Footnote marker of prices that are modelled spot prices (as `compare` marks them). */
 const MODELLED = '¹';
@@ -16,7 +17,7 @@ const MODELLED = '¹';
  */
 export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[]): string {
   if (entries.length === 0) {
-    return `No instance type in ${cloud.name} ${cloud.region} matches these requirements.\n`;
+    return `No instance type in ${cloudPlace(cloud)} matches these requirements.\n`;
   }
   let marked = false;
   const rows = entries.map((entry) => {
@@ -68,7 +69,7 @@ export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[
       ? 'Azure spot prices equal on-demand prices in the shipped data (no spot price table).\n'
       : '';
   const footnote = marked ? `${MODELLED} spot price, not observed: ${cloud.spotPricing}\n` : '';
-  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloud.name} ${cloud.region}, cheapest available offering first.\n${spot}${footnote}`;
+  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloudPlace(cloud)}, cheapest available offering first.\n${spot}${footnote}`;
 }
 
 /** Whether the entry's price is a modelled spot price, not an on-demand one. */

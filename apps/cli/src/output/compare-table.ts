@@ -6,6 +6,7 @@ import pc from 'picocolors';
 import type { ComparisonRow } from '../simulation/comparison.js';
 import { renderTable } from './table.js';
 import { formatPercent, formatUsd } from './units.js';
+import { cloudPlace } from './cloud-place.js';
 
 /** What the comparison ran on, so the table can print an `explain` command to run next. */
 export interface ComparisonInput {
@@ -84,12 +85,14 @@ export function renderComparison(rows: readonly ComparisonRow[], input: Comparis
     ],
   );
   const footnotes = models.map((model, i) => {
-    const where = rows.filter((r) => r.spotPricing === model).map((r) => `${r.cloud} ${r.region}`);
+    const where = rows
+      .filter((r) => r.spotPricing === model)
+      .map((r) => cloudPlace({ name: r.cloud, region: r.region }));
     return `${MARKERS[i] ?? '*'} ${[...new Set(where)].join(', ')}: ${model}\n`;
   });
   const pending = rows.flatMap((r) => pendingLines(r, input));
   const notes = rows.flatMap((r) =>
-    r.notes.map((n) => pc.dim(`note (${r.cloud} ${r.region}): ${n}\n`)),
+    r.notes.map((n) => pc.dim(`note (${cloudPlace({ name: r.cloud, region: r.region })}): ${n}\n`)),
   );
   return [
     table,
@@ -130,7 +133,7 @@ function pendingLines(row: ComparisonRow, input: ComparisonInput): string[] {
     `--pod ${shellWord(first.examplePod)}`,
   ].join(' ');
   return [
-    `  ${row.cloud} ${row.region}: ${first.pods} pod${first.pods === 1 ? '' : 's'}: ${first.reason}${rest}\n`,
+    `  ${cloudPlace({ name: row.cloud, region: row.region })}: ${first.pods} pod${first.pods === 1 ? '' : 's'}: ${first.reason}${rest}\n`,
     pc.dim(`    why: ${command}\n`),
   ];
 }

@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import { formatResourceList } from '@karpenter-ts/scheduling';
 import type { Explanation } from '../explain/explain-pod.js';
 import { describe, formatAmount, type NodePoolVerdict } from '../explain/why.js';
+import { cloudPlace } from './cloud-place.js';
 
 /** Renders an explanation: the pod, one line per NodePool (closest instance types below), the simulation outcome. */
 export function renderExplanation(e: Explanation): string {
@@ -18,7 +19,7 @@ export function renderExplanation(e: Explanation): string {
     );
     return out.join('');
   }
-  out.push(`on ${e.cloud.name} ${e.cloud.region}\n`);
+  out.push(`on ${cloudPlace(e.cloud)}\n`);
   for (const note of e.notes) out.push(pc.dim(`note: ${note}\n`));
   out.push('\n');
   for (const v of e.verdicts) {

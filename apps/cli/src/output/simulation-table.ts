@@ -9,6 +9,7 @@ import { totals, utilization } from '../simulation/report.js';
 import { formatRequirement } from './requirement-text.js';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatPercent, formatUsd } from './units.js';
+import { cloudPlace } from './cloud-place.js';
 
 /** Renders a simulation for people. */
 export function renderSimulation(simulation: Simulation): string {
@@ -20,7 +21,7 @@ export function renderSimulation(simulation: Simulation): string {
     names.length === 0
       ? 'no usable NodePool'
       : `NodePool${names.length === 1 ? '' : 's'} ${names.join(', ')}`;
-  out.push(`${pc.bold(`Simulation on ${cloud.name} ${cloud.region}`)} with ${pools}\n`);
+  out.push(`${pc.bold(`Simulation on ${cloudPlace(cloud)}`)} with ${pools}\n`);
   for (const pool of simulation.pools) {
     if (pool.droppedRequirements.length === 0) continue;
     out.push(
