@@ -145,6 +145,17 @@ spec:
     expect(code).toBe(0);
   });
 
+  it('writes a resource name with dots or slashes as a key, as the apiserver does: requests[nvidia.com/gpu]', async () => {
+    const file = await writeManifests(
+      deployment('{ requests: { nvidia.com/gpu: "2" }, limits: { nvidia.com/gpu: "-1" } }'),
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `${file}:1 ${CONTAINER}.limits[nvidia.com/gpu]: must be a non-negative quantity, got "-1"`,
+    );
+  });
+
   it('accepts a null quantity, which the apiserver reads as zero (validate and simulate)', async () => {
     const file = await writeManifests(
       deployment(

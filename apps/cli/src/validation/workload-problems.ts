@@ -132,8 +132,8 @@ function resourceRequirements(resources: unknown, at: string, add: Add): void {
     const limit = limits.get(name);
     if (limit && compareQuantities(request.quantity, limit.quantity) > 0)
       add(
-        `${at}.requests.${name}`,
-        `must not exceed the limit (limits.${name} is ${JSON.stringify(limit.text)}), got ${JSON.stringify(request.text)}`,
+        keyPath(`${at}.requests`, name),
+        `must not exceed the limit (${keyPath('limits', name)} is ${JSON.stringify(limit.text)}), got ${JSON.stringify(request.text)}`,
       );
   }
 }
@@ -153,7 +153,7 @@ function quantities(list: unknown, at: string, add: Add): Map<string, Written> {
     return good;
   }
   for (const [name, value] of Object.entries(list)) {
-    const field = `${at}.${name}`;
+    const field = keyPath(at, name);
     // The apiserver decodes a null quantity as zero (resource.Quantity's UnmarshalJSON).
     if (value === null) {
       good.set(name, { quantity: parseQuantity(0), text: null });
@@ -183,4 +183,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
+}
+
+/**
+ * `at.cpu`, but `at[nvidia.com/gpu]` for a map key with dots or slashes, which a dotted path
+ * would make ambiguous (the apiserver writes every map key in brackets).
+ */
+function keyPath(at: string, key: string): string {
+  return /[./]/.test(key) ? `${at}[${key}]` : `${at}.${key}`;
 }
