@@ -85,3 +85,17 @@ spec:
     expect(report.totals.nodes).toBe(3);
   });
 });
+
+describe('unrendered templates', () => {
+  it('reports a mapping used as a key ({{ .Values.name }}) as a YAML problem on its line, with nothing on stderr', async () => {
+    const file = await writeManifests(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.name }}\nspec: {}\n',
+    );
+    const { code, stdout, stderr } = await cli('validate', file);
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `${file}:1:4 a mapping key is itself a mapping or list (an unrendered template such as {{ … }}?)`,
+    );
+  });
+});

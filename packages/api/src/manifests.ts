@@ -126,6 +126,15 @@ export function parseManifests(text: string, options: ParseManifestsOptions = {}
       continue;
     }
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
+    const collectionKey = collectionKeyOffset(doc);
+    if (collectionKey !== undefined) {
+      // kubectl cannot turn such a key into JSON; the yaml library would stringify it with a warning.
+      const problem =
+        'a mapping key is itself a mapping or list (an unrendered template such as {{ … }}?)';
+      const line = lines.linePos(collectionKey).line;
+      violations.push(violation(index, 'yaml-syntax', problem, `YAML error: ${problem}`, line));
+      continue;
+    }
     let object: unknown;
     try {
       object = doc.toJS({ maxAliasCount: options.maxAliasCount ?? 100 });
@@ -229,6 +238,21 @@ function splitPath(path: string): Array<string | number> {
     else if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
   }
   return out;
+}
+
+/** Offset of the first mapping key that is a mapping or a list (`{{ .Values.x }}`), if any. */
+function collectionKeyOffset(doc: Document.Parsed): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if ((isMap(pair.key) || isSeq(pair.key)) && pair.key.range) {
+        offset = pair.key.range[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return offset;
 }
 
 /**
