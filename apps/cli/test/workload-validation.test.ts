@@ -30,7 +30,8 @@ async function validateJson(file: string): Promise<{ code: number; report: Valid
 }
 
 const CONTAINER = 'spec.template.spec.containers[0].resources';
-const UNKNOWN = "the apiserver drops it silently (kubectl's strict field validation rejects it)";
+const UNKNOWN =
+  "the apiserver drops it and returns a warning (its default fieldValidation=Warn); kubectl's default strict validation rejects it";
 
 describe('resource requests and limits the kube-apiserver rejects', () => {
   it('validate reports negative requests and limits, naming file, document, object and field', async () => {

@@ -3,9 +3,9 @@
  * Kubernetes API models in @kubernetes/client-node (its OpenAPI-generated classes list every
  * field of every type in `attributeTypeMap`; version 1.4 models the Kubernetes 1.34 API).
  *
- * The kube-apiserver drops unknown fields of built-in types silently unless the client asks for
- * strict field validation, which `kubectl apply` and `kubectl create` do by default: they refuse
- * the object. A misspelt `resources.request` would otherwise give pods with no requests.
+ * The kube-apiserver drops unknown fields of built-in types, returning a warning (its default
+ * `fieldValidation=Warn`, since 1.27), unless the client asks for strict field validation, which
+ * `kubectl apply` and `kubectl create` do by default: they refuse the object. A misspelt `resources.request` would otherwise give pods with no requests.
  */
 import * as models from '@kubernetes/client-node/dist/gen/models/all.js';
 import type { KubeObject } from '../manifests/document.js';
@@ -85,7 +85,7 @@ export function unknownFields(object: KubeObject): FieldProblem[] {
         const hint = didYouMean(key, fields.keys());
         problems.push({
           path: at,
-          message: `unknown field ${JSON.stringify(key)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}: the apiserver drops it silently (kubectl's strict field validation rejects it)`,
+          message: `unknown field ${JSON.stringify(key)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}: the apiserver drops it and returns a warning (its default fieldValidation=Warn); kubectl's default strict validation rejects it`,
         });
       } else if (!(path === '' && key === 'status')) {
         walk(v, fieldType, at);
