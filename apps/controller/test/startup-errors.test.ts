@@ -156,7 +156,7 @@ describe('controller startup without a reachable cluster', () => {
       cacheSyncTimeoutSeconds: 2,
     });
     await expect(started).rejects.toThrow(
-      /^caches not synced after 2000 ms: .*pods\.core.* \(is the API server reachable\?\); last error \([a-z.]+\): .*ECONNREFUSED/,
+      /^caches not synced after 2000 ms: .*pods\.core.* \(is the API server reachable\?\); last error \([a-z0-9.]+\): .*ECONNREFUSED/,
     );
     expect(lines.find((l) => l['message'] === 'connecting to the API server')).toMatchObject({
       syncTimeoutSeconds: 2,
