@@ -37,6 +37,18 @@ describe('controller startup without a reachable cluster', () => {
     );
   }, 60_000);
 
+  it('reads a KUBECONFIG list as kubectl does, file by file', async () => {
+    const listed = runController([], {
+      ...noKubeconfigEnv(),
+      KUBECONFIG: `${await unreachableKubeconfig()}:/nonexistent`,
+    });
+    expect(await listed.exited).toBe(1);
+    // The second file of the list is read on its own (it was taken as one path "<a>:/nonexistent").
+    expect(listed.stderr).toBe(
+      'karpenter-ts-controller: error: kubeconfig /nonexistent (--kubeconfig, KUBECONFIG) cannot be read: no such file\n',
+    );
+  }, 60_000);
+
   it('exits 1 naming the option and the port when the metrics or health probe port is in use', async () => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, resolve));

@@ -37,10 +37,12 @@ export const DefaultRetryPolicy: RetryPolicy = { retries: 5, minDelayMs: 200, ma
 /** Options of {@link connect}. */
 export interface ConnectOptions {
   /**
-   * Path of a kubeconfig file. Default: `$KUBECONFIG`, then `~/.kube/config`, then the
-   * in-cluster service account (what kubectl and client-go do).
+   * Path of a kubeconfig file, or several merged as kubectl merges the files of `$KUBECONFIG`
+   * (the first current context wins; e.g. a `KUBECONFIG` value split on the path delimiter).
+   * Default: `$KUBECONFIG`, then `~/.kube/config`, then the in-cluster service account (what
+   * kubectl and client-go do).
    */
-  readonly kubeconfig?: string;
+  readonly kubeconfig?: string | readonly string[];
   /**
    * How the user named `kubeconfig`, shown in brackets after its path in errors (e.g.
    * `--kubeconfig`). Default none; a path taken from `$KUBECONFIG` is labelled `KUBECONFIG`.
@@ -110,7 +112,9 @@ export interface WatchStream {
 export function connect(options: ConnectOptions = {}): KubeConnection {
   const config = new KubeConfig();
   if (options.kubeconfig !== undefined) {
-    loadFiles(config, [options.kubeconfig], options.kubeconfigSource);
+    const files =
+      typeof options.kubeconfig === 'string' ? [options.kubeconfig] : options.kubeconfig;
+    loadFiles(config, files, options.kubeconfigSource);
   } else loadDefault(config);
   if (options.context !== undefined) config.setCurrentContext(options.context);
   return new KubeConnection(config, options);

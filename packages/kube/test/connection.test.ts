@@ -88,6 +88,27 @@ describe('connect', () => {
     expect(connect().server).toBe('https://second.example:6443');
   });
 
+  it('merges a list of kubeconfigs it is given (a KUBECONFIG value passed on), first context winning', () => {
+    const first = join(home, 'a');
+    const second = join(home, 'b');
+    writeFileSync(first, kubeconfigText('https://a.example:6443'));
+    writeFileSync(
+      second,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c2, cluster: {server: "https://b.example:6443"}}]',
+        'users: [{name: u2, user: {token: t}}]',
+        'contexts: [{name: y, context: {cluster: c2, user: u2}}]',
+        'current-context: y',
+      ].join('\n'),
+    );
+    expect(connect({ kubeconfig: [first, second] }).server).toBe('https://a.example:6443');
+    expect(() =>
+      connect({ kubeconfig: [first, join(home, 'gone')], kubeconfigSource: 'K' }),
+    ).toThrow(`kubeconfig ${join(home, 'gone')} (K) cannot be read: no such file`);
+  });
+
   it('uses the kubeconfig it is given, whatever the environment says', () => {
     const file = join(home, 'given');
     writeFileSync(file, kubeconfigText('https://given.example:6443'));

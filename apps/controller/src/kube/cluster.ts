@@ -4,6 +4,7 @@
  * `/readyz`, and the leader election Lease.
  */
 import { readFileSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import type { KubeClient } from '@karpenter-ts/controllers';
 import {
   ClusterKubeClient,
@@ -42,7 +43,10 @@ export interface ClusterRuntime {
 
 /** Options of {@link connectCluster}. */
 export interface ConnectClusterOptions {
-  /** Kubeconfig path; empty = in-cluster config, then `KUBECONFIG` / `~/.kube/config`. */
+  /**
+   * Kubeconfig path, or several joined by the path delimiter (a `KUBECONFIG` list, merged as
+   * kubectl does); empty = in-cluster config, then `KUBECONFIG` / `~/.kube/config`.
+   */
   readonly kubeconfig: string;
   /** The NodeClass kinds the provider manages (cached and served as `NodeClass`). */
   readonly nodeClasses: readonly ResourceType[];
@@ -64,8 +68,12 @@ export interface ConnectClusterOptions {
  */
 export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
   const connection = connect({
+    // KUBECONFIG reaches us through the option, so it may be a kubectl-style list to merge.
     ...(options.kubeconfig !== ''
-      ? { kubeconfig: options.kubeconfig, kubeconfigSource: '--kubeconfig, KUBECONFIG' }
+      ? {
+          kubeconfig: options.kubeconfig.split(delimiter).filter((f) => f !== ''),
+          kubeconfigSource: '--kubeconfig, KUBECONFIG',
+        }
       : {}),
     userAgent: options.userAgent,
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
