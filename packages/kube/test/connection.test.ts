@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { connect } from '../src/index.js';
 
-/** A kubeconfig whose one context points at `server`. */
-function kubeconfigText(server: string): string {
+/**
+ * A kubeconfig whose one context points at `server`; `suffix` tells its cluster, user and
+ * context names apart from another file's (a second file of a merged list).
+ */
+function kubeconfigText(server: string, suffix = ''): string {
   return [
     'apiVersion: v1',
     'kind: Config',
-    `clusters: [{name: c, cluster: {server: "${server}"}}]`,
-    'users: [{name: u, user: {token: t}}]',
-    'contexts: [{name: x, context: {cluster: c, user: u}}]',
-    'current-context: x',
+    `clusters: [{name: c${suffix}, cluster: {server: "${server}"}}]`,
+    `users: [{name: u${suffix}, user: {token: t}}]`,
+    `contexts: [{name: x${suffix}, context: {cluster: c${suffix}, user: u${suffix}}}]`,
+    `current-context: x${suffix}`,
   ].join('\n');
 }
 
@@ -67,17 +70,7 @@ describe('connect', () => {
     const first = join(home, 'first');
     const second = join(home, 'second');
     writeFileSync(first, kubeconfigText('https://first.example:6443'));
-    writeFileSync(
-      second,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters: [{name: c2, cluster: {server: "https://second.example:6443"}}]',
-        'users: [{name: u2, user: {token: t}}]',
-        'contexts: [{name: y, context: {cluster: c2, user: u2}}]',
-        'current-context: y',
-      ].join('\n'),
-    );
+    writeFileSync(second, kubeconfigText('https://second.example:6443', '2'));
     vi.stubEnv('KUBECONFIG', `${first}:${second}`);
     expect(connect().server).toBe('https://first.example:6443');
     // A first file without a current context takes the next one's.
@@ -92,17 +85,7 @@ describe('connect', () => {
     const first = join(home, 'a');
     const second = join(home, 'b');
     writeFileSync(first, kubeconfigText('https://a.example:6443'));
-    writeFileSync(
-      second,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters: [{name: c2, cluster: {server: "https://b.example:6443"}}]',
-        'users: [{name: u2, user: {token: t}}]',
-        'contexts: [{name: y, context: {cluster: c2, user: u2}}]',
-        'current-context: y',
-      ].join('\n'),
-    );
+    writeFileSync(second, kubeconfigText('https://b.example:6443', '2'));
     expect(connect({ kubeconfig: [first, second] }).server).toBe('https://a.example:6443');
     expect(() =>
       connect({ kubeconfig: [first, join(home, 'gone')], kubeconfigSource: 'K' }),
