@@ -68,6 +68,18 @@ describe('parseManifestText', () => {
     expect(errors[0]?.message).toBe('o.yaml:1 kind: required: a non-empty string');
   });
 
+  it('refuses a document nested 1,000 levels deep with the depth limit, on the line past it', () => {
+    const deep = `apiVersion: v1\nkind: ConfigMap\ndata:\n  k: ${'['.repeat(1000)}${']'.repeat(1000)}\n`;
+    const { documents, errors } = parseManifestText(
+      `${deep}---\napiVersion: v1\nkind: B\n`,
+      'd.yaml',
+    );
+    expect(documents.map((d) => d.object.kind)).toEqual(['B']);
+    expect(errors.map((e) => e.message)).toEqual([
+      'd.yaml:1:4 nested deeper than 256 levels of mappings and lists (karpenter-ts reads at most 256; Kubernetes objects need about 20)',
+    ]);
+  });
+
   it('names the missing field when a document has no kind or apiVersion', () => {
     expect(parseManifestText('apiVersion: v1\nmetadata: {}\n', 'k.yaml').errors[0]?.message).toBe(
       'k.yaml:1 kind: required: a non-empty string',

@@ -18,7 +18,7 @@ export { CrdFiles, crdDocument, crdPath, karpenterValidator, karpenterValidators
 export type { KarpenterKind } from './crds.js';
 export { validate, applyDefaults } from './validate.js';
 export type { ValidateObjectOptions } from './validate.js';
-export { parseManifests, validateYaml } from './manifests.js';
+export { MAX_MANIFEST_DEPTH, parseManifests, validateYaml } from './manifests.js';
 export type {
   Manifest,
   ManifestOptions,

@@ -3,8 +3,8 @@
  * line numbers. YAML problems (syntax errors, duplicate keys, tabs, bad indentation) become
  * violations with the line they are on, never exceptions.
  */
-import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar, visit } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import { Composer, LineCounter, Parser, isMap, isSeq, isScalar, visit } from 'yaml';
+import type { CST, Document, Node as YamlNode } from 'yaml';
 import { validate } from './validate.js';
 import type { ValidateObjectOptions } from './validate.js';
 import type { Violation } from './validation/violation.js';
@@ -17,8 +17,16 @@ export interface Manifest {
 }
 
 /**
- * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key` or `not-an-object`):
- * a {@link Violation} that also says which document it is in.
+ * Default of {@link ParseManifestsOptions.maxDepth}: how many levels of mappings and lists a
+ * document may nest. Kubernetes objects need about 20 (a CRD's schema about 25); the YAML
+ * library and every validator after it recurse once per level, so a limit far below the call
+ * stack's keeps a hostile document from overflowing it.
+ */
+export const MAX_MANIFEST_DEPTH = 256;
+
+/**
+ * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key`, `too-deep` or
+ * `not-an-object`): a {@link Violation} that also says which document it is in.
  */
 export interface ManifestViolation extends Violation {
   /** 0-based index of the document among the text's YAML documents (empty documents count). */
@@ -56,26 +64,80 @@ export interface ParseManifestsOptions extends ManifestOptions {
    * attempt (the `yaml` library's `maxAliasCount`). Default 100.
    */
   maxAliasCount?: number;
+  /**
+   * Most levels of mappings and lists a document may nest (default {@link MAX_MANIFEST_DEPTH});
+   * a deeper document is a `too-deep` violation and is not composed.
+   */
+  maxDepth?: number;
 }
 
 interface ParsedDocument {
   doc: Document.Parsed;
   lines: LineCounter;
   index: number;
+  /** Offset of the first collection nested past the depth limit; the document is then empty. */
+  tooDeepAt?: number;
 }
 
-function parseDocuments(text: string): { docs: ParsedDocument[]; lines: LineCounter } {
+function parseDocuments(
+  text: string,
+  maxDepth: number,
+): { docs: ParsedDocument[]; lines: LineCounter } {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, {
-    lineCounter: lines,
+  // The parser keeps its own stack while the composer recurses once per level, so the depth is
+  // measured on the parser's tokens and a too-deep document never reaches the composer.
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const tooDeep = new Map<number, number>();
+  let index = 0;
+  for (const token of tokens) {
+    if (token.type !== 'document') continue;
+    const offset = token.value === undefined ? undefined : tooDeepOffset(token.value, maxDepth);
+    if (offset !== undefined) {
+      tooDeep.set(index, offset);
+      delete token.value;
+    }
+    index++;
+  }
+  const composer = new Composer({
     uniqueKeys: true,
-    prettyErrors: false,
     strict: true,
     // kubectl's decoder (go-yaml, YAML 1.1) resolves `<<: *anchor` merge keys; so do we.
     merge: true,
   });
-  const list = Array.isArray(docs) ? docs : [];
-  return { docs: list.map((doc, index) => ({ doc, lines, index })), lines };
+  const docs = Array.from(composer.compose(tokens));
+  return {
+    docs: docs.map((doc, i) => {
+      const tooDeepAt = tooDeep.get(i);
+      return { doc, lines, index: i, ...(tooDeepAt === undefined ? {} : { tooDeepAt }) };
+    }),
+    lines,
+  };
+}
+
+/**
+ * Offset of the first mapping or list nested more than `maxDepth` levels deep in a parser token,
+ * or undefined. Walks with an explicit stack, however deep the token is.
+ */
+function tooDeepOffset(root: CST.Token, maxDepth: number): number | undefined {
+  const stack: Array<[CST.Token, number]> = [[root, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, depth] = next;
+    if (
+      token.type !== 'block-map' &&
+      token.type !== 'block-seq' &&
+      token.type !== 'flow-collection'
+    )
+      continue;
+    if (depth + 1 > maxDepth) return token.offset;
+    // A `key: value` item of a flow list (`[a: [b]]`) is a mapping of its own inside the list.
+    const flowList = token.type === 'flow-collection' && token.start.source === '[';
+    for (const item of token.items as CST.CollectionItem[]) {
+      const below = depth + (flowList && (item.key || item.sep) ? 2 : 1);
+      if (item.value) stack.push([item.value, below]);
+      if (item.key) stack.push([item.key, below]);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -106,9 +168,16 @@ export function parseManifests(text: string, options: ParseManifestsOptions = {}
     document,
     problem,
   });
-  const { docs } = parseDocuments(text);
-  for (const { doc, lines, index } of docs) {
+  const maxDepth = options.maxDepth ?? MAX_MANIFEST_DEPTH;
+  const { docs } = parseDocuments(text, maxDepth);
+  for (const { doc, lines, index, tooDeepAt } of docs) {
     const start = lines.linePos(doc.range[0]).line;
+    if (tooDeepAt !== undefined) {
+      const problem = `nested deeper than ${maxDepth} levels of mappings and lists (karpenter-ts reads at most ${maxDepth}; Kubernetes objects need about 20)`;
+      const line = lines.linePos(tooDeepAt).line;
+      violations.push(violation(index, 'too-deep', problem, `YAML error: ${problem}`, line));
+      continue;
+    }
     if (doc.errors.length > 0) {
       for (const e of doc.errors) {
         const line = e.linePos?.[0]?.line ?? lines.linePos(e.pos[0]).line;
@@ -185,7 +254,7 @@ export function validateYaml(
   const out: Violation[] = parsed.violations.map(
     ({ document: _document, problem: _problem, ...violation }) => violation,
   );
-  const { docs } = parseDocuments(text);
+  const { docs } = parseDocuments(text, MAX_MANIFEST_DEPTH);
   for (const m of parsed.manifests) {
     const doc = docs[m.document];
     for (const v of validate(m.object, validateOptions)) {

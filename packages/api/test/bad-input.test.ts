@@ -103,6 +103,47 @@ describe('YAML manifests', () => {
     expect(parseManifests(text, { maxAliasCount: 1000 }).violations).toEqual([]);
   });
 
+  test.each([
+    ['flow lists', `a: ${'['.repeat(1000)}${']'.repeat(1000)}\n`, 1],
+    ['flow mappings', `a: ${'{b: '.repeat(1000)}1${'}'.repeat(1000)}\n`, 1],
+    [
+      'block mappings',
+      `${Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`,
+      257,
+    ],
+  ])(
+    'refuses a document nested deeper than 256 levels (%s) on the line where it passes the limit',
+    (_style, text, line) => {
+      expect(parseManifests(`apiVersion: v1\nkind: ConfigMap\n---\n${text}`).violations).toEqual([
+        expect.objectContaining({
+          rule: 'too-deep',
+          document: 1,
+          line: line + 3,
+          problem:
+            'nested deeper than 256 levels of mappings and lists (karpenter-ts reads at most 256; Kubernetes objects need about 20)',
+        }),
+      ]);
+    },
+  );
+
+  test('reads a document nested exactly 256 levels deep', () => {
+    const text = `a: ${'['.repeat(255)}${']'.repeat(255)}\n`;
+    expect(parseManifests(text)).toEqual({
+      manifests: [expect.objectContaining({ document: 0 })],
+      violations: [],
+    });
+  });
+
+  test('maxDepth sets the nesting limit', () => {
+    expect(parseManifests('a: [[1]]\n', { maxDepth: 2 }).violations).toEqual([
+      expect.objectContaining({
+        rule: 'too-deep',
+        problem: expect.stringMatching(/^nested deeper than 2 levels/),
+      }),
+    ]);
+    expect(parseManifests('a: [[1]]\n', { maxDepth: 3 }).violations).toEqual([]);
+  });
+
   test('an empty file has no objects and no violations', () => {
     expect(parseManifests('')).toEqual({ manifests: [], violations: [] });
     expect(validateYaml('# only a comment\n')).toEqual([]);
