@@ -80,6 +80,14 @@ describe('parseManifestText', () => {
     ]);
   });
 
+  it('refuses a self-referencing alias on its line instead of recursing into it', () => {
+    const { documents, errors } = parseManifestText('&x [*x]\n', 'a.yaml');
+    expect(documents).toEqual([]);
+    expect(errors.map((e) => e.message)).toEqual([
+      'a.yaml:1:1 alias *x is inside the node its anchor &x names: a node cannot contain itself',
+    ]);
+  });
+
   it('names the missing field when a document has no kind or apiVersion', () => {
     expect(parseManifestText('apiVersion: v1\nmetadata: {}\n', 'k.yaml').errors[0]?.message).toBe(
       'k.yaml:1 kind: required: a non-empty string',

@@ -3,7 +3,19 @@
  * line numbers. YAML problems (syntax errors, duplicate keys, tabs, bad indentation) become
  * violations with the line they are on, never exceptions.
  */
-import { Composer, LineCounter, Parser, isMap, isSeq, isScalar, visit } from 'yaml';
+import {
+  Composer,
+  LineCounter,
+  Parser,
+  isAlias,
+  isCollection,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  visit,
+} from 'yaml';
 import type { CST, Document, Node as YamlNode } from 'yaml';
 import { validate } from './validate.js';
 import type { ValidateObjectOptions } from './validate.js';
@@ -25,8 +37,8 @@ export interface Manifest {
 export const MAX_MANIFEST_DEPTH = 256;
 
 /**
- * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key`, `too-deep` or
- * `not-an-object`): a {@link Violation} that also says which document it is in.
+ * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key`, `too-deep`,
+ * `alias-cycle` or `not-an-object`): a {@link Violation} that also says which document it is in.
  */
 export interface ManifestViolation extends Violation {
   /** 0-based index of the document among the text's YAML documents (empty documents count). */
@@ -204,6 +216,15 @@ export function parseManifests(text: string, options: ParseManifestsOptions = {}
       violations.push(violation(index, 'yaml-syntax', problem, `YAML error: ${problem}`, line));
       continue;
     }
+    // The yaml library turns a self-referencing alias into a circular object, which every reader
+    // after it would recurse into forever; and aliases can nest a document deeper than it looks.
+    const aliasProblem = aliasProblemOf(doc, maxDepth);
+    if (aliasProblem) {
+      const { rule, problem, offset } = aliasProblem;
+      const line = lines.linePos(offset).line;
+      violations.push(violation(index, rule, problem, `YAML error: ${problem}`, line));
+      continue;
+    }
     let object: unknown;
     try {
       object = doc.toJS({ maxAliasCount: options.maxAliasCount ?? 100 });
@@ -307,6 +328,70 @@ function splitPath(path: string): Array<string | number> {
     else if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
   }
   return out;
+}
+
+interface AliasProblem {
+  rule: 'alias-cycle' | 'too-deep';
+  problem: string;
+  /** Offset of the alias. */
+  offset: number;
+}
+
+/**
+ * The first alias of a composed document that names a node it is inside (`&x [*x]`, which go-yaml
+ * refuses as "anchor 'x' value contains itself"), or that nests the document deeper than
+ * `maxDepth` once expanded. Recurses once per level of a document already known to be at most
+ * `maxDepth` deep, and once per node: an alias takes the height its anchored node already has.
+ */
+function aliasProblemOf(doc: Document.Parsed, maxDepth: number): AliasProblem | undefined {
+  const anchors = new Map<string, YamlNode>();
+  const heights = new Map<YamlNode, number>();
+  const open = new Set<YamlNode>();
+  let found: AliasProblem | undefined;
+  // `depth` counts the collections around `node`; returns the levels `node` adds once expanded.
+  const height = (node: unknown, depth: number): number => {
+    if (found || !isNode(node)) return 0;
+    if (isAlias(node)) {
+      const name = node.source;
+      // An anchor names the latest node defined with it before the alias, as YAML resolves it.
+      const target = anchors.get(name);
+      if (target === undefined) return 0; // unresolved: the composer reports it
+      const offset = node.range?.[0] ?? 0;
+      if (open.has(target)) {
+        found = {
+          rule: 'alias-cycle',
+          problem: `alias *${name} is inside the node its anchor &${name} names: a node cannot contain itself`,
+          offset,
+        };
+        return 0;
+      }
+      const levels = heights.get(target) ?? 0;
+      if (depth + levels > maxDepth)
+        found = {
+          rule: 'too-deep',
+          problem: `nested deeper than ${maxDepth} levels of mappings and lists once alias *${name} is expanded (karpenter-ts reads at most ${maxDepth}; Kubernetes objects need about 20)`,
+          offset,
+        };
+      return levels;
+    }
+    if (node.anchor) anchors.set(node.anchor, node);
+    let levels = 0;
+    if (isCollection(node)) {
+      open.add(node);
+      for (const item of node.items) {
+        const below = isPair(item)
+          ? Math.max(height(item.key, depth + 1), height(item.value, depth + 1))
+          : height(item, depth + 1);
+        levels = Math.max(levels, below);
+      }
+      open.delete(node);
+      levels += 1;
+    }
+    heights.set(node, levels);
+    return levels;
+  };
+  height(doc.contents, 0);
+  return found;
 }
 
 /** Offset of the first mapping key that is a mapping or a list (`{{ .Values.x }}`), if any. */

@@ -144,6 +144,44 @@ describe('YAML manifests', () => {
     expect(parseManifests('a: [[1]]\n', { maxDepth: 3 }).violations).toEqual([]);
   });
 
+  test.each([
+    ['a list holding itself', '&x [*x]\n', 1, 'x'],
+    ['a mapping holding itself further down', 'a: &top\n  b:\n    c: *top\n', 3, 'top'],
+    ['a mapping merging itself', 'a: &m\n  k: 1\n  <<: *m\n', 3, 'm'],
+  ])(
+    'refuses an alias inside the node its anchor names (%s) on the alias line',
+    (_name, text, line, anchor) => {
+      expect(parseManifests(text).violations).toEqual([
+        expect.objectContaining({
+          rule: 'alias-cycle',
+          line,
+          problem: `alias *${anchor} is inside the node its anchor &${anchor} names: a node cannot contain itself`,
+        }),
+      ]);
+    },
+  );
+
+  test('an alias to an earlier, finished node is no cycle, also under a reused anchor name', () => {
+    const text = 'a: &x [1]\nb:\n  - &x [2]\n  - *x\n  - c: *x\n';
+    expect(parseManifests(text)).toEqual({
+      manifests: [expect.objectContaining({ object: { a: [1], b: [[2], [2], { c: [2] }] } })],
+      violations: [],
+    });
+  });
+
+  test('refuses a document that aliases expand past the depth limit, on the alias that does it', () => {
+    const level = (n: number, inner: string) => `${'['.repeat(n)}${inner}${']'.repeat(n)}`;
+    const text = `a: &a ${level(99, '1')}\nb: &b ${level(99, '*a')}\nc: &c ${level(99, '*b')}\n`;
+    expect(parseManifests(text).violations).toEqual([
+      expect.objectContaining({
+        rule: 'too-deep',
+        line: 3,
+        problem:
+          'nested deeper than 256 levels of mappings and lists once alias *b is expanded (karpenter-ts reads at most 256; Kubernetes objects need about 20)',
+      }),
+    ]);
+  });
+
   test('an empty file has no objects and no violations', () => {
     expect(parseManifests('')).toEqual({ manifests: [], violations: [] });
     expect(validateYaml('# only a comment\n')).toEqual([]);
