@@ -139,7 +139,12 @@ export class Informer<T extends CachedObject> {
     return [...this.#objects.values()];
   }
 
-  /** Subscribes to cache changes; returns the unsubscribe function. */
+  /**
+   * Subscribes to cache changes from now on; returns the unsubscribe function. Objects already
+   * in the cache are not replayed (client-go's AddEventHandler does replay them): a subscriber
+   * that needs them lists after subscribing, as cluster state and the controller manager do. So
+   * `ClusterKubeClient.watch` keeps the KubeClient contract the in-memory client follows too.
+   */
   on(handler: (event: InformerEvent<T>) => void): () => void {
     this.#handlers.add(handler);
     return () => {

@@ -8,17 +8,22 @@
  * | nodepool | NodePool name | NodePool events; NodeClass events (every pool) |
  * | nodepool-counter | NodePool name | NodePool events; its own requeue (5 s; 1 s while cluster state is unsynced) |
  * | provisioner | singleton | its own requeue (1 s while idle), pod and node triggers |
- * | pod-trigger | pod namespace/name | Pod events; requeue 10 s while provisionable |
- * | node-trigger | Node name | Node events (disrupted taint) |
+ * | pod-trigger | pod namespace/name | Pod events; every Pod at start; requeue 10 s while provisionable |
+ * | node-trigger | Node name | Node events (disrupted taint); every Node at start |
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
- * | termination | Node name | Node events while the Node is deleting |
+ * | termination | Node name | Node events while the Node is deleting; deleting Nodes at start |
  * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; 30 s while orphans wait) |
+ *
+ * Watches report only changes made after they subscribe, and the informers list before the
+ * manager starts (before the Lease is won), so {@link Manager.start} enqueues what the caches
+ * already hold, as controller-runtime's initial list gives every upstream controller: NodePools,
+ * NodeClasses, NodeClaims, every Pod and every Node.
  *
  * Plus any extra periodic tasks (the kwok-like kubelets' sync, Azure garbage collection), each
  * run at start and then on its interval (runtime/periodic-tasks.ts). Each queue reconciles up
  * to its `workers` keys at once (runtime/workers.ts: scaled by `--cpu-requests` as upstream's).
  */
-import type { NodeClaim, RuntimeValidationOptions } from '@karpenter-ts/api';
+import type { NodeClaim, Pod, RuntimeValidationOptions } from '@karpenter-ts/api';
 import type { CloudProvider } from '@karpenter-ts/cloudprovider';
 import {
   Cluster,
@@ -208,9 +213,7 @@ export class Manager {
       }),
       client.watch('Pod', (e) => {
         if (e.type === 'DELETED') return;
-        podTrigger.add(
-          `${e.object.metadata?.namespace ?? 'default'}/${e.object.metadata?.name ?? ''}`,
-        );
+        podTrigger.add(podKey(e.object));
       }),
       client.watch('NodeClaim', (e) => {
         nodeClaims.add(e.object.metadata.name ?? '');
@@ -253,9 +256,14 @@ export class Manager {
     }
     for (const nc of await client.list('NodeClass')) nodeClasses.add(nc.metadata.name ?? '');
     for (const nc of await client.list('NodeClaim')) nodeClaims.add(nc.metadata.name ?? '');
-    for (const node of await client.list('Node'))
-      if (node.metadata?.deletionTimestamp !== undefined)
-        terminations.add(node.metadata?.name ?? '');
+    // A pod pending since before a restart or a leader change may never change again (the
+    // kube-scheduler's retries leave its status as it is): without this pass it never provisions.
+    for (const pod of await client.list('Pod')) podTrigger.add(podKey(pod));
+    for (const node of await client.list('Node')) {
+      const name = node.metadata?.name ?? '';
+      nodeTrigger.add(name);
+      if (node.metadata?.deletionTimestamp !== undefined) terminations.add(name);
+    }
     provisioner.add(Singleton);
     // First pass now, then every 2 min (upstream's singleton runs at start): instances leaked
     // while no controller ran are found right after a restart or a leader change.
@@ -335,6 +343,11 @@ function earliest(a: ReconcileResult | void, b: ReconcileResult | void): Reconci
   if (x === undefined) return y === undefined ? {} : { requeueAfter: y };
   if (y === undefined) return { requeueAfter: x };
   return { requeueAfter: Math.min(x, y) };
+}
+
+/** The pod-trigger key of a pod: `namespace/name`. */
+function podKey(pod: Pod): string {
+  return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
 }
 
 function splitKey(key: string): [string, string] {

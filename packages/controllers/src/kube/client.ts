@@ -214,7 +214,11 @@ export interface KubeClient {
    * KubeApiError(500) when several PDBs select it, NotFoundError, ConflictError (uid).
    */
   evict(pod: ObjectKey, options?: EvictOptions): Promise<void>;
-  /** Subscribes to changes of a kind; returns the unsubscribe function. */
+  /**
+   * Subscribes to changes of a kind made from now on; returns the unsubscribe function. Objects
+   * that already exist are not replayed: list them after subscribing (an object changed in
+   * between is then seen twice, never missed).
+   */
   watch<K extends Kind>(kind: K, handler: (event: WatchEvent<K>) => void): () => void;
   /** Records an Event; never raises (events are best effort). */
   recordEvent(event: KubeEvent): void;
