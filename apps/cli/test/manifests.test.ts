@@ -88,6 +88,15 @@ describe('parseManifestText', () => {
     ]);
   });
 
+  it('refuses a !!merge tag on a value on its line, whatever field it is on', () => {
+    const text =
+      'apiVersion: karpenter.azure.com/v1beta1\nkind: !!merge AKSNodeClass\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: !!merge p }\n';
+    expect(parseManifestText(text, 'm.yaml').errors.map((e) => e.message)).toEqual([
+      'm.yaml:1:2 the !!merge tag is only valid on a mapping key (<<), not on a value',
+      'm.yaml:2:6 the !!merge tag is only valid on a mapping key (<<), not on a value',
+    ]);
+  });
+
   it('names the missing field when a document has no kind or apiVersion', () => {
     expect(parseManifestText('apiVersion: v1\nmetadata: {}\n', 'k.yaml').errors[0]?.message).toBe(
       'k.yaml:1 kind: required: a non-empty string',

@@ -38,7 +38,7 @@ export const MAX_MANIFEST_DEPTH = 256;
 
 /**
  * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key`, `too-deep`,
- * `alias-cycle` or `not-an-object`): a {@link Violation} that also says which document it is in.
+ * `alias-cycle`, `merge-tag` or `not-an-object`): a {@link Violation} that also says which document it is in.
  */
 export interface ManifestViolation extends Violation {
   /** 0-based index of the document among the text's YAML documents (empty documents count). */
@@ -217,10 +217,11 @@ export function parseManifests(text: string, options: ParseManifestsOptions = {}
       continue;
     }
     // The yaml library turns a self-referencing alias into a circular object, which every reader
-    // after it would recurse into forever; and aliases can nest a document deeper than it looks.
-    const aliasProblem = aliasProblemOf(doc, maxDepth);
-    if (aliasProblem) {
-      const { rule, problem, offset } = aliasProblem;
+    // after it would recurse into forever; aliases can nest a document deeper than it looks; and
+    // a `!!merge` value becomes a Symbol, which no reader (nor structuredClone) can handle.
+    const nodeProblem = nodeProblemOf(doc, maxDepth);
+    if (nodeProblem) {
+      const { rule, problem, offset } = nodeProblem;
       const line = lines.linePos(offset).line;
       violations.push(violation(index, rule, problem, `YAML error: ${problem}`, line));
       continue;
@@ -330,27 +331,36 @@ function splitPath(path: string): Array<string | number> {
   return out;
 }
 
-interface AliasProblem {
-  rule: 'alias-cycle' | 'too-deep';
+interface NodeProblem {
+  rule: 'alias-cycle' | 'too-deep' | 'merge-tag';
   problem: string;
-  /** Offset of the alias. */
+  /** Offset of the offending node. */
   offset: number;
 }
 
 /**
- * The first alias of a composed document that names a node it is inside (`&x [*x]`, which go-yaml
- * refuses as "anchor 'x' value contains itself"), or that nests the document deeper than
- * `maxDepth` once expanded. Recurses once per level of a document already known to be at most
+ * The first node of a composed document that no reader can take: an alias that names a node it
+ * is inside (`&x [*x]`, which go-yaml refuses as "anchor 'x' value contains itself"), an alias
+ * that nests the document deeper than `maxDepth` once expanded, or a value tagged `!!merge`
+ * (valid only on a `<<` key). Recurses once per level of a document already known to be at most
  * `maxDepth` deep, and once per node: an alias takes the height its anchored node already has.
  */
-function aliasProblemOf(doc: Document.Parsed, maxDepth: number): AliasProblem | undefined {
+function nodeProblemOf(doc: Document.Parsed, maxDepth: number): NodeProblem | undefined {
   const anchors = new Map<string, YamlNode>();
   const heights = new Map<YamlNode, number>();
   const open = new Set<YamlNode>();
-  let found: AliasProblem | undefined;
+  let found: NodeProblem | undefined;
   // `depth` counts the collections around `node`; returns the levels `node` adds once expanded.
-  const height = (node: unknown, depth: number): number => {
+  const height = (node: unknown, depth: number, isKey = false): number => {
     if (found || !isNode(node)) return 0;
+    if (isScalar(node) && typeof node.value === 'symbol' && !isKey) {
+      found = {
+        rule: 'merge-tag',
+        problem: 'the !!merge tag is only valid on a mapping key (<<), not on a value',
+        offset: node.range?.[0] ?? 0,
+      };
+      return 0;
+    }
     if (isAlias(node)) {
       const name = node.source;
       // An anchor names the latest node defined with it before the alias, as YAML resolves it.
@@ -380,7 +390,7 @@ function aliasProblemOf(doc: Document.Parsed, maxDepth: number): AliasProblem | 
       open.add(node);
       for (const item of node.items) {
         const below = isPair(item)
-          ? Math.max(height(item.key, depth + 1), height(item.value, depth + 1))
+          ? Math.max(height(item.key, depth + 1, true), height(item.value, depth + 1))
           : height(item, depth + 1);
         levels = Math.max(levels, below);
       }

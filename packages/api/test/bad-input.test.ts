@@ -182,6 +182,27 @@ describe('YAML manifests', () => {
     ]);
   });
 
+  test.each([
+    ['a mapping value', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: !!merge p\n', 4],
+    ['the kind', 'apiVersion: v1\nkind: !!merge AKSNodeClass\n', 2],
+    ['a list item', 'apiVersion: v1\nkind: Pod\nitems: [a, !!merge b]\n', 3],
+  ])('refuses a !!merge tag on %s, on its line', (_where, text, line) => {
+    expect(parseManifests(text).violations).toEqual([
+      expect.objectContaining({
+        rule: 'merge-tag',
+        line,
+        problem: 'the !!merge tag is only valid on a mapping key (<<), not on a value',
+      }),
+    ]);
+  });
+
+  test('a !!merge tag on a mapping key merges, as <<: does', () => {
+    expect(parseManifests('a: &a {x: 1}\nb: {!!merge k: *a, y: 2}\n')).toEqual({
+      manifests: [expect.objectContaining({ object: { a: { x: 1 }, b: { x: 1, y: 2 } } })],
+      violations: [],
+    });
+  });
+
   test('an empty file has no objects and no violations', () => {
     expect(parseManifests('')).toEqual({ manifests: [], violations: [] });
     expect(validateYaml('# only a comment\n')).toEqual([]);
