@@ -160,7 +160,7 @@ export class SimCloudProvider implements CloudProvider {
     const name = launchNodeClaimName(nodeClaim);
     this.#refresh();
     const running = this.#findByName(name);
-    if (running !== undefined) return structuredClone(running.nodeClaim);
+    if (running !== undefined) return view(running);
 
     const requests = launchRequests(nodeClaim, name);
     const requirements = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements);
@@ -199,7 +199,7 @@ export class SimCloudProvider implements CloudProvider {
       const used = this.#reservationsUsed.get(keyString(key)) ?? 0;
       this.#reservationsUsed.set(keyString(key), used + 1);
     }
-    return structuredClone(this.#record(nodeClaim, name, requirements, chosen).nodeClaim);
+    return view(this.#record(nodeClaim, name, requirements, chosen));
   }
 
   /**
@@ -221,18 +221,24 @@ export class SimCloudProvider implements CloudProvider {
     this.#persist();
   }
 
-  /** The NodeClaim view of a running machine. Raises NodeClaimNotFoundError for unknown IDs. */
+  /**
+   * The NodeClaim view of a running machine (`metadata.creationTimestamp` is its launch time).
+   * Raises NodeClaimNotFoundError for unknown IDs.
+   */
   async get(providerID: string): Promise<NodeClaim> {
     this.#refresh();
     const machine = this.#machines.get(providerID);
     if (machine === undefined) throw new NodeClaimNotFoundError(providerID);
-    return structuredClone(machine.nodeClaim);
+    return view(machine);
   }
 
-  /** Every running machine as a NodeClaim, in launch order. */
+  /**
+   * Every running machine as a NodeClaim, in launch order; `metadata.creationTimestamp` is the
+   * machine's launch time (garbage collection measures an orphan's age from it).
+   */
   async list(): Promise<NodeClaim[]> {
     this.#refresh();
-    return [...this.#machines.values()].map((m) => structuredClone(m.nodeClaim));
+    return [...this.#machines.values()].map(view);
   }
 
   /**
@@ -439,6 +445,17 @@ export class SimCloudProvider implements CloudProvider {
     this.#persist();
     return machine;
   }
+}
+
+/**
+ * The NodeClaim a caller gets for a machine: a copy whose `metadata.creationTimestamp` is the
+ * machine's `launchedAt` (not the requesting NodeClaim's creation), as a real provider reports
+ * its instance's launch time.
+ */
+function view(machine: Machine): NodeClaim {
+  const nodeClaim = structuredClone(machine.nodeClaim);
+  nodeClaim.metadata.creationTimestamp = new Date(machine.instance.launchedAt);
+  return nodeClaim;
 }
 
 function offeringKey(instanceType: string, offering: Offering): OfferingKey {

@@ -74,7 +74,15 @@ export interface CloudProvider {
   create(nodeClaim: NodeClaim): Promise<NodeClaim>;
   /** Starts termination; raises NodeClaimNotFoundError once the machine is gone. */
   delete(nodeClaim: NodeClaim): Promise<void>;
+  /** The instance as a NodeClaim, as {@link list} reports it; raises NodeClaimNotFoundError. */
   get(providerID: string): Promise<NodeClaim>;
+  /**
+   * Every instance this provider launched for the cluster, as NodeClaims: `metadata.name` the
+   * NodeClaim it was launched for, `status.providerID`, and `metadata.creationTimestamp` the
+   * instance's creation time as the cloud records it (upstream's providers set it from the
+   * instance's launch time), from which garbage collection measures an orphan's grace period,
+   * so it holds across controller restarts. A provider that cannot tell leaves it unset.
+   */
   list(): Promise<NodeClaim[]>;
   /** Every instance type for the NodePool, including unavailable offerings. */
   getInstanceTypes(nodePool: NodePool): Promise<InstanceType[]>;

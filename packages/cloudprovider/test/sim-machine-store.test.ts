@@ -9,7 +9,7 @@ import {
   SimStateFileName,
   fakeInstanceTypes,
 } from '../src/index.js';
-import { nodeClaim } from './builders.js';
+import { ManualClock, nodeClaim } from './builders.js';
 
 const dirs: string[] = [];
 function stateDir(): string {
@@ -22,8 +22,12 @@ afterEach(() => {
 });
 
 /** A sim cloud on the machines in `dir`: a new one is what a restarted controller builds. */
-const cloudOn = (dir: string) =>
-  new SimCloudProvider({ instanceTypes: fakeInstanceTypes(5), store: new FileMachineStore(dir) });
+const cloudOn = (dir: string, clock?: ManualClock) =>
+  new SimCloudProvider({
+    instanceTypes: fakeInstanceTypes(5),
+    store: new FileMachineStore(dir),
+    ...(clock === undefined ? {} : { clock }),
+  });
 
 describe('SimCloudProvider with a FileMachineStore (machines outlive the process)', () => {
   it('a restarted cloud lists the machines launched before the restart', async () => {
@@ -38,6 +42,16 @@ describe('SimCloudProvider with a FileMachineStore (machines outlive the process
     ]);
     expect((await restarted.get(a.status?.providerID ?? '')).metadata.name).toBe('a');
     expect(restarted.instances().map((i) => i.nodeClaimName)).toEqual(['a', 'b']);
+  });
+
+  it("a restarted cloud reports each machine's launch time as its creationTimestamp", async () => {
+    const dir = stateDir();
+    const clock = new ManualClock();
+    const launchedAt = new Date(clock.now());
+    await cloudOn(dir, clock).create(nodeClaim({ name: 'old' }));
+    clock.advanceSeconds(3600);
+    const [listed] = await cloudOn(dir, clock).list();
+    expect(listed?.metadata.creationTimestamp).toEqual(launchedAt);
   });
 
   it('relaunching a NodeClaim after a restart finds its machine instead of launching a second', async () => {

@@ -254,6 +254,20 @@ describe('SimCloudProvider get, list and delete', () => {
     expect(await sim.list()).toEqual([]);
   });
 
+  it("reports each machine's launch time as its creationTimestamp, not the requesting NodeClaim's", async () => {
+    const clock = new ManualClock();
+    const sim = new SimCloudProvider({ instanceTypes: twoTypes(), clock });
+    const requested = nodeClaim({ name: 'c' });
+    requested.metadata.creationTimestamp = new Date(clock.now());
+    clock.advanceSeconds(90);
+    const launchedAt = new Date(clock.now());
+    const launched = await sim.create(requested);
+    clock.advanceSeconds(600);
+    expect(launched.metadata.creationTimestamp).toEqual(launchedAt);
+    expect((await sim.get('sim:///zone-a/c')).metadata.creationTimestamp).toEqual(launchedAt);
+    expect((await sim.list()).map((c) => c.metadata.creationTimestamp)).toEqual([launchedAt]);
+  });
+
   it('lists every running machine in launch order', async () => {
     const sim = new SimCloudProvider({ instanceTypes: twoTypes() });
     await sim.create(nodeClaim({ name: 'one' }));

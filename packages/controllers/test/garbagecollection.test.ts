@@ -1,7 +1,39 @@
+import type { NodeClaim } from '@karpenter-ts/api';
+import { SimCloudProvider, fakeInstanceTypes } from '@karpenter-ts/cloudprovider';
 import { unschedulablePod } from '@karpenter-ts/scheduling/testing';
 import { describe, expect, it } from 'vitest';
 import { GarbageCollection } from '../src/index.js';
-import { apply, provision, provisionNodes, readyNodePool, testEnv } from './helpers.js';
+import {
+  apply,
+  provision,
+  provisionNodes,
+  readyNodePool,
+  testEnv,
+  TestNodeClass,
+  type TestEnv,
+} from './helpers.js';
+
+/** Launches a machine named `stray` that no NodeClaim owns; returns its provider ID. */
+async function strayInstance(env: TestEnv, cloud = env.cloud): Promise<string> {
+  await apply(env, readyNodePool(), unschedulablePod({ requests: { cpu: '1' } }));
+  const [nc] = await provision(env);
+  const launched = await cloud.create({ ...nc!, metadata: { ...nc!.metadata, name: 'stray' } });
+  return launched.status?.providerID ?? '';
+}
+
+/** A garbage collection as a freshly started controller builds it (nothing remembered). */
+function restartedGc(env: TestEnv, cloudProvider = env.cloud): GarbageCollection {
+  return new GarbageCollection({ client: env.client, cloudProvider, clock: env.clock });
+}
+
+/** The sim cloud as a provider that reports no creation time for its instances. */
+class NoCreationTimes extends SimCloudProvider {
+  override async list(): Promise<NodeClaim[]> {
+    const instances = await super.list();
+    for (const i of instances) delete i.metadata.creationTimestamp;
+    return instances;
+  }
+}
 
 describe('Garbage collection', () => {
   it('garbage collects a machine that has no node claim', async () => {
@@ -18,6 +50,47 @@ describe('Garbage collection', () => {
     const second = await env.gc.reconcile();
     expect(second.instancesDeleted).toEqual([stray]);
     expect(env.cloud.instances()).toHaveLength(0);
+  });
+
+  it('collects an orphan instance older than the grace period right after a restart', async () => {
+    const env = await testEnv();
+    const stray = await strayInstance(env);
+    // Restarted every 25 s: each controller sees the orphan for the first time.
+    env.clock.advance(25);
+    const first = await restartedGc(env).reconcile();
+    expect(first.instancesDeleted).toEqual([]);
+    expect(first.requeueAfter).toBe(5); // when the orphan turns 30 s old
+    env.clock.advance(25);
+    const second = await restartedGc(env).reconcile();
+    expect(second.instancesDeleted).toEqual([stray]);
+    expect(env.cloud.instances()).toHaveLength(0);
+  });
+
+  it('does not collect a young orphan instance right after a restart', async () => {
+    const env = await testEnv();
+    await strayInstance(env);
+    env.clock.advance(10);
+    const result = await restartedGc(env).reconcile();
+    expect(result.instancesDeleted).toEqual([]);
+    expect(env.cloud.instances()).toHaveLength(1);
+    expect(result.requeueAfter).toBe(20);
+  });
+
+  it('measures the grace from first sight for an instance whose provider reports no creation time', async () => {
+    const env = await testEnv();
+    const cloud = new NoCreationTimes({
+      instanceTypes: fakeInstanceTypes(20),
+      clock: env.clock,
+      nodeClasses: [TestNodeClass],
+    });
+    const stray = await strayInstance(env, cloud);
+    env.clock.advance(300);
+    const gc = restartedGc(env, cloud);
+    const first = await gc.reconcile();
+    expect(first.instancesDeleted).toEqual([]);
+    expect(first.requeueAfter).toBe(30);
+    env.clock.advance(30);
+    expect((await gc.reconcile()).instancesDeleted).toEqual([stray]);
   });
 
   it('does not collect the instance of a node claim whose launch is still being recorded', async () => {

@@ -139,7 +139,7 @@ describe('NodeClaim lifecycle', () => {
     await env.lifecycle.reconcile(name); // no provider ID known: finalizer removed, instance left
     expect(await nodeClaim(env, name)).toBeUndefined();
     expect(env.cloud.instances()).toHaveLength(1);
-    await env.gc.reconcile(); // first seen orphaned
+    await env.gc.reconcile(); // orphaned, but launched just now: younger than the grace
     expect(env.cloud.instances()).toHaveLength(1);
     env.clock.advance(30);
     const r = await env.gc.reconcile();

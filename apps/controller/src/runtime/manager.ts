@@ -12,7 +12,7 @@
  * | node-trigger | Node name | Node events (disrupted taint); every Node at start |
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
  * | termination | Node name | Node events while the Node is deleting; deleting Nodes at start |
- * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; 30 s while orphans wait) |
+ * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; sooner while an orphan waits to be 30 s old) |
  *
  * Watches report only changes made after they subscribe, and the informers list before the
  * manager starts (before the Lease is won), so {@link Manager.start} enqueues what the caches

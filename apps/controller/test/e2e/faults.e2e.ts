@@ -96,7 +96,8 @@ describe('a controller killed between the cloud create and the NodeClaim status 
     controller = await startController('restarted', args());
     const pods = await workload.allPodsBound(90_000);
 
-    // Garbage collection runs at start; the orphan goes after its 30 s grace period.
+    // Garbage collection runs at start; the orphan goes once its machine is 30 s old (measured
+    // from its launch, so the restart does not restart the grace period).
     await eventually(
       `the machine of deleted node claim ${victim} to be garbage collected`,
       async () => !machinesIn(stateDir).some((m) => m.instance.nodeClaimName === victim),

@@ -6,10 +6,15 @@
  *   `garbage_collected`) — upstream's core GC, always on;
  * - unless `collectOrphanInstances` is false, a cloud instance that no NodeClaim owns — by
  *   provider ID, or by name for a NodeClaim whose launch result was never written — is deleted
- *   once it has been seen orphaned for the grace period (default 30 s, as the AWS provider
- *   waits), so a launch still being recorded is never collected. Upstream leaves this to each
- *   provider's own GC; we do it here for providers without one (the sim and AWS), and a provider
- *   with its own (Azure) turns it off so orphan instances have a single owner.
+ *   once it is older than the grace period (default 30 s, as the AWS provider waits), so a
+ *   launch still being recorded is never collected. Age is measured from the instance's creation
+ *   time as the cloud reports it (`metadata.creationTimestamp` of `cloudProvider.list()`, as
+ *   upstream's AWS GC reads the instance's launch time), which survives a restart of the
+ *   controller: an orphan older than the grace goes in the first pass after a restart. Only an
+ *   instance the provider reports no creation time for is measured from when this process first
+ *   saw it orphaned (which a restart resets). Upstream leaves this to each provider's own GC; we
+ *   do it here for providers without one (the sim and AWS), and a provider with its own (Azure)
+ *   turns it off so orphan instances have a single owner.
  */
 import type { NodeClaim } from '@karpenter-ts/api';
 import { NodeClaimConditions } from '@karpenter-ts/api';
@@ -27,7 +32,10 @@ export interface GarbageCollectionOptions {
   readonly client: KubeClient;
   readonly cloudProvider: CloudProvider;
   readonly clock: Clock;
-  /** Seconds an orphaned instance must stay orphaned before it is deleted; default 30. */
+  /**
+   * Seconds since its creation (else since first seen orphaned, see the module comment) before
+   * an orphaned instance is deleted; default 30.
+   */
   readonly orphanGraceSeconds?: number;
   /**
    * Whether cloud instances no NodeClaim owns are deleted here; default true (the sim and AWS
@@ -47,7 +55,10 @@ export interface GarbageCollectionResult extends ReconcileResult {
 
 /** See the module comment. */
 export class GarbageCollection {
-  /** First time each orphan was seen, by provider ID (clock milliseconds). */
+  /**
+   * First time each orphan without a reported creation time was seen, by provider ID (clock
+   * milliseconds).
+   */
   readonly #orphanSince = new Map<string, number>();
   readonly #grace: number;
   /** Whether this pass deletes orphan instances (`collectOrphanInstances`, default true). */
@@ -58,6 +69,11 @@ export class GarbageCollection {
     this.collectsOrphanInstances = o.collectOrphanInstances ?? true;
   }
 
+  /**
+   * One pass (see the module comment). Requeues after 2 min, or sooner when an orphan waits for
+   * its grace period: once the first of them comes of age (at least 1 s). Raises the cloud's or
+   * the API's error of a failed list or delete (a delete that finds the instance gone is fine).
+   */
   async reconcile(): Promise<GarbageCollectionResult> {
     const { client, clock, cloudProvider } = this.o;
     // Read the cloud before the API: an instance launched after the NodeClaim list would
@@ -75,15 +91,24 @@ export class GarbageCollection {
 
     const instancesDeleted: string[] = [];
     const orphans = new Set<string>();
+    /** Milliseconds until the first waiting orphan comes of age. */
+    let nextDue = Number.POSITIVE_INFINITY;
     for (const instance of this.collectsOrphanInstances ? instances : []) {
       const id = instance.status?.providerID ?? '';
       if (id === '' || byProviderID.has(id) || unlaunchedNames.has(instance.metadata.name ?? '')) {
         continue;
       }
       orphans.add(id);
-      const since = this.#orphanSince.get(id) ?? now;
-      this.#orphanSince.set(id, since);
-      if (now - since < this.#grace * 1000) continue;
+      let since = timestampMs(instance.metadata.creationTimestamp);
+      if (since === undefined) {
+        since = this.#orphanSince.get(id) ?? now;
+        this.#orphanSince.set(id, since);
+      }
+      const due = since + this.#grace * 1000 - now;
+      if (due > 0) {
+        nextDue = Math.min(nextDue, due);
+        continue;
+      }
       try {
         await cloudProvider.delete(instance);
       } catch (err) {
@@ -125,10 +150,17 @@ export class GarbageCollection {
         if (!isNotFound(err)) throw err;
       }
     }
-    const next =
-      this.#orphanSince.size > 0
-        ? Math.min(this.#grace, GARBAGE_COLLECTION_INTERVAL_SECONDS)
-        : GARBAGE_COLLECTION_INTERVAL_SECONDS;
+    const next = Math.min(
+      GARBAGE_COLLECTION_INTERVAL_SECONDS,
+      Math.max(1, Math.ceil(nextDue / 1000)),
+    );
     return { ...requeueAfter(next), instancesDeleted, nodeClaimsDeleted };
   }
+}
+
+/** Milliseconds since the epoch of a timestamp (a `Date` or an RFC 3339 string), if valid. */
+function timestampMs(ts: Date | string | undefined | null): number | undefined {
+  if (ts === undefined || ts === null) return undefined;
+  const ms = new Date(ts).getTime();
+  return Number.isFinite(ms) ? ms : undefined;
 }

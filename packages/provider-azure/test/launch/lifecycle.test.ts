@@ -84,6 +84,17 @@ describe('get and list', () => {
     );
   });
 
+  it("reports each VM's ARM timeCreated as its creationTimestamp (what an orphan's grace is measured from)", async () => {
+    await h.provider.create(nodeClaim('general-age01'));
+    h.arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-age01', 3600);
+    const vm = await h.clients.compute.virtualMachines.get(NODE_RG, 'aks-general-age01');
+    expect(vm.timeCreated).toBeInstanceOf(Date);
+    const [listed] = await h.provider.list();
+    expect(listed?.metadata.creationTimestamp).toEqual(vm.timeCreated);
+    const got = await h.provider.get(listed?.status?.providerID ?? '');
+    expect(got.metadata.creationTimestamp).toEqual(vm.timeCreated);
+  });
+
   it('lists only VMs tagged for this cluster', async () => {
     await h.provider.create(nodeClaim('general-lst01'));
     await h.provider.create(nodeClaim('general-lst02'));
