@@ -39,3 +39,37 @@ export * from './nodepool/validation/controller.js';
 export * from './nodepool/readiness/controller.js';
 export * from './nodepool/counter/resources.js';
 export * from './nodepool/counter/controller.js';
+export * from './pdb-limits.js';
+export * from './disruption/budgets.js';
+export * from './disruption/budget-mapping.js';
+export * from './disruption/candidate.js';
+export * from './disruption/command.js';
+export * from './disruption/method.js';
+export * from './disruption/observer.js';
+export * from './disruption/simulation.js';
+export * from './disruption/validation.js';
+export * from './disruption/queue.js';
+export * from './disruption/controller.js';
+export { Emptiness, budgetReason } from './disruption/methods/emptiness.js';
+export { Drift } from './disruption/methods/drift.js';
+export {
+  computeConsolidation,
+  consolidationFilter,
+  MinInstanceTypesForSpotToSpot,
+  type ConsolidationOutcome,
+} from './disruption/methods/consolidation.js';
+export {
+  SingleNodeConsolidation,
+  roundRobinByPool,
+} from './disruption/methods/single-node-consolidation.js';
+export {
+  MultiNodeConsolidation,
+  MaxMultiNodeCandidates,
+} from './disruption/methods/multi-node-consolidation.js';
+export * from './nodeclaim/disruption/consolidatable.js';
+export * from './nodeclaim/disruption/drift.js';
+export * from './nodeclaim/disruption/controller.js';
+export * from './nodeclaim/expiration/controller.js';
+export * from './nodeclaim/podevents/controller.js';
+export * from './nodepool/hash/controller.js';
+export * from './simulation/replica-sets.js';

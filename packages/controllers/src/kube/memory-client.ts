@@ -6,7 +6,8 @@
  * "cache" never lags: tests that need lag use {@link MemoryKubeClient.failNext}.
  *
  * Simplifications (on purpose): a deleted pod without finalizers disappears at once (no kubelet
- * grace period); PDB disruptions are computed live from the pods rather than from PDB status;
+ * grace period); PDB disruptions are computed live from the pods (and reported as
+ * `status.disruptionsAllowed` on every read, as kube-controller-manager keeps it);
  * `update` may set a pod's `spec.nodeName` (binding, see {@link MemoryKubeClient.bind}).
  */
 import type { ObjectMeta, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
@@ -86,15 +87,34 @@ export class MemoryKubeClient implements KubeClient {
 
   async get<K extends Kind>(kind: K, key: ObjectKey): Promise<KubeObjects[K] | undefined> {
     const found = this.#store(kind).get(storeKey(kind, key));
-    return found === undefined ? undefined : typed<K>(structuredClone(found));
+    return found === undefined ? undefined : this.#read(kind, found);
   }
 
   async list<K extends Kind>(kind: K, options: ListOptions = {}): Promise<KubeObjects[K][]> {
     const out: KubeObjects[K][] = [];
     for (const object of this.#store(kind).values()) {
-      if (matchesListOptions(kind, object, options)) out.push(typed<K>(structuredClone(object)));
+      if (matchesListOptions(kind, object, options)) out.push(this.#read(kind, object));
     }
     return out;
+  }
+
+  /**
+   * A copy for a reader. A PodDisruptionBudget's `status.disruptionsAllowed` is computed at read
+   * time from the pods, as kube-controller-manager's disruption controller keeps it in a cluster.
+   */
+  #read<K extends Kind>(kind: K, object: AnyObject): KubeObjects[K] {
+    const copy = typed<K>(structuredClone(object));
+    if (kind === 'PodDisruptionBudget') {
+      const pdb = copy as unknown as PodDisruptionBudget;
+      pdb.status = {
+        currentHealthy: 0,
+        desiredHealthy: 0,
+        expectedPods: 0,
+        ...(pdb.status ?? {}),
+        disruptionsAllowed: this.disruptionsAllowed(pdb),
+      };
+    }
+    return copy;
   }
 
   async create<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {

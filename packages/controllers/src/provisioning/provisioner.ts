@@ -28,9 +28,11 @@ import {
 import type { Clock } from '../clock.js';
 import { isTrue } from '../conditions.js';
 import type { KubeClient } from '../kube/client.js';
+import { PdbLimits } from '../pdb-limits.js';
 import { hasDoNotDisrupt, isReschedulable, podKey } from '../pods.js';
 import { requeueAfter, type ReconcileResult } from '../reconciler.js';
 import type { Cluster } from '../state/cluster.js';
+import type { StateNode } from '../state/state-node.js';
 import { Batcher, type BatcherOptions } from './batcher.js';
 import { buildNodeClaim } from './nodeclaim-builder.js';
 import { isProvisionable, validatePod, type PodValidationOptions } from './pod-eligibility.js';
@@ -55,6 +57,12 @@ export interface ProvisionerOptions extends BatcherOptions, PodValidationOptions
    * Default `Strict`.
    */
   readonly minValuesPolicy?: MinValuesPolicy;
+}
+
+/** The NodePools a scheduler launches from, by name, and their instance types. */
+export interface SchedulingInputs {
+  readonly pools: ReadonlyMap<string, NodePool>;
+  readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
 }
 
 /** What one scheduling pass did. */
@@ -129,10 +137,11 @@ export class Provisioner {
     const { client, cluster, clock } = this.#o;
     const stateNodes = cluster.nodes();
     const pending = await this.pendingPods();
-    const now = clock.now();
-    const fromDeleting = stateNodes
-      .filter((n) => n.markedForDeletion || n.deleting())
-      .flatMap((n) => n.pods.filter((p) => isReschedulable(p) && !hasDoNotDisrupt(p, now)));
+    const fromDeleting = currentlyReschedulable(
+      stateNodes.filter((n) => n.markedForDeletion || n.deleting()),
+      new PdbLimits(await client.list('PodDisruptionBudget')),
+      clock.now(),
+    );
     const pods = dedupe([...pending, ...fromDeleting]);
     const pools = new Map<string, NodePool>();
     const empty: SchedulingResults<InstanceType> = {
@@ -142,48 +151,12 @@ export class Provisioner {
     };
     if (pods.length === 0) return { results: empty, pods, pools };
 
-    for (const pool of await this.readyNodePools()) pools.set(pool.metadata.name ?? '', pool);
-    const instanceTypes = new Map<string, readonly InstanceType[]>();
-    for (const pool of pools.values()) {
-      try {
-        const types = await this.#o.cloudProvider.getInstanceTypes(pool);
-        if (types.length > 0) instanceTypes.set(pool.metadata.name ?? '', types);
-      } catch (err) {
-        client.recordEvent({
-          involved: { kind: 'NodePool', name: pool.metadata.name ?? '' },
-          type: 'Warning',
-          reason: 'InstanceTypesUnavailable',
-          message: `skipping nodepool: listing instance types failed: ${(err as Error).message}`,
-        });
-      }
-    }
-    const existingNodes: ExistingNodeInput[] = stateNodes
-      .filter((n) => !n.markedForDeletion && !n.deleting() && n.providerID() !== '')
-      .map((n) => {
-        const nodePoolName = n.nodePoolName();
-        return {
-          name: n.name(),
-          labels: n.labels(),
-          taints: n.taints(),
-          allocatable: n.allocatable(),
-          capacity: n.capacity(),
-          pods: n.pods,
-          initialized: n.initialized(),
-          ...(n.managed() && nodePoolName !== undefined ? { nodePoolName } : {}),
-        };
-      });
-    const scheduler = new Scheduler<InstanceType>({
-      nodePools: [...pools.values()],
-      instanceTypes,
-      existingNodes,
-      daemonSetPods: cluster.daemonSetPods(),
-      ...(this.#o.solver ? { solver: this.#o.solver } : {}),
-      ...(this.#o.preferencePolicy ? { preferencePolicy: this.#o.preferencePolicy } : {}),
-      ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
-      // The provider's labels are well known to the scheduler too: a pod may select one its
-      // NodePool leaves open (upstream providers add theirs to v1.WellKnownLabels).
-      ...(this.#o.extraWellKnownLabels ? { wellKnownLabels: this.#o.extraWellKnownLabels } : {}),
-    });
+    const inputs = await this.schedulingInputs();
+    for (const [k, v] of inputs.pools) pools.set(k, v);
+    const scheduler = this.newScheduler(
+      inputs,
+      stateNodes.filter((n) => !n.markedForDeletion && !n.deleting()),
+    );
     const results = scheduler.solve(pods);
 
     for (const [pod, message] of results.podErrors) {
@@ -209,17 +182,81 @@ export class Provisioner {
   }
 
   /**
-   * Pods waiting for capacity: provisionable and valid. Invalid ones get a FailedScheduling
-   * event (except the silent `nodepool DoesNotExist` case).
+   * The NodePools the scheduler may launch from ({@link readyNodePools}) by name, and their
+   * instance types (pools whose listing fails get an `InstanceTypesUnavailable` event and are
+   * left out; pools with no types are left out). Shared by provisioning and the disruption
+   * simulations, so both see the same catalog.
    */
-  async pendingPods(): Promise<Pod[]> {
+  async schedulingInputs(): Promise<SchedulingInputs> {
+    const { client } = this.#o;
+    const pools = new Map<string, NodePool>();
+    for (const pool of await this.readyNodePools()) pools.set(pool.metadata.name ?? '', pool);
+    const instanceTypes = new Map<string, readonly InstanceType[]>();
+    for (const pool of pools.values()) {
+      try {
+        const types = await this.#o.cloudProvider.getInstanceTypes(pool);
+        if (types.length > 0) instanceTypes.set(pool.metadata.name ?? '', types);
+      } catch (err) {
+        client.recordEvent({
+          involved: { kind: 'NodePool', name: pool.metadata.name ?? '' },
+          type: 'Warning',
+          reason: 'InstanceTypesUnavailable',
+          message: `skipping nodepool: listing instance types failed: ${(err as Error).message}`,
+        });
+      }
+    }
+    return { pools, instanceTypes };
+  }
+
+  /**
+   * A Scheduler over `inputs` whose existing nodes are the given state nodes that have a
+   * provider ID (launched or registered), with this provisioner's solver and policies. The
+   * caller picks the nodes: provisioning passes every node not going away, a consolidation
+   * simulation also leaves out its candidates.
+   */
+  newScheduler(inputs: SchedulingInputs, nodes: readonly StateNode[]): Scheduler<InstanceType> {
+    const existingNodes: ExistingNodeInput[] = nodes
+      .filter((n) => n.providerID() !== '')
+      .map((n) => {
+        const nodePoolName = n.nodePoolName();
+        return {
+          name: n.name(),
+          labels: n.labels(),
+          taints: n.taints(),
+          allocatable: n.allocatable(),
+          capacity: n.capacity(),
+          pods: n.pods,
+          initialized: n.initialized(),
+          ...(n.managed() && nodePoolName !== undefined ? { nodePoolName } : {}),
+        };
+      });
+    return new Scheduler<InstanceType>({
+      nodePools: [...inputs.pools.values()],
+      instanceTypes: inputs.instanceTypes,
+      existingNodes,
+      daemonSetPods: this.#o.cluster.daemonSetPods(),
+      ...(this.#o.solver ? { solver: this.#o.solver } : {}),
+      ...(this.#o.preferencePolicy ? { preferencePolicy: this.#o.preferencePolicy } : {}),
+      ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
+      // The provider's labels are well known to the scheduler too: a pod may select one its
+      // NodePool leaves open (upstream providers add theirs to v1.WellKnownLabels).
+      ...(this.#o.extraWellKnownLabels ? { wellKnownLabels: this.#o.extraWellKnownLabels } : {}),
+    });
+  }
+
+  /**
+   * Pods waiting for capacity: provisionable and valid. Invalid ones get a FailedScheduling
+   * event (except the silent `nodepool DoesNotExist` case) unless `recordEvents` is false (the
+   * disruption simulations read the same pods without repeating the provisioner's events).
+   */
+  async pendingPods(recordEvents = true): Promise<Pod[]> {
     const out: Pod[] = [];
     for (const pod of await this.#o.client.list('Pod')) {
       if (!isProvisionable(pod)) continue;
       const rejection = validatePod(pod, this.#o);
       if (rejection === undefined) {
         out.push(pod);
-      } else if (!rejection.silent) {
+      } else if (!rejection.silent && recordEvents) {
         this.#o.client.recordEvent({
           involved: podRef(pod),
           type: 'Warning',
@@ -253,10 +290,14 @@ export class Provisioner {
    * capacity among its options) must stay within every limit. Upstream only refuses once the
    * pool's usage already exceeds a limit; ours also refuses a claim that would exceed it. Created claims are put into
    * cluster state at once, and their pods get `Nominated` events.
+   *
+   * `options.leaving` names nodes a disruption command is replacing: their capacity is not
+   * counted (they go once the replacements are up), so a replacement fits where they are.
    */
   async createNodeClaims(
-    results: SchedulingResults<InstanceType>,
+    results: Pick<SchedulingResults<InstanceType>, 'newNodeClaims'>,
     pools: ReadonlyMap<string, NodePool>,
+    options: { readonly leaving?: ReadonlySet<string> } = {},
   ): Promise<{
     created: NodeClaim[];
     notCreated: { claim: NewNodeClaim<InstanceType>; reason: string }[];
@@ -264,7 +305,7 @@ export class Provisioner {
     const { client, cluster } = this.#o;
     const created: NodeClaim[] = [];
     const notCreated: { claim: NewNodeClaim<InstanceType>; reason: string }[] = [];
-    const usage = cluster.nodePoolUsage();
+    const usage = cluster.nodePoolUsage(options.leaving);
     const hashes = new Map<string, string>();
     // Like Karpenter's own, the provider's well-known labels stay out of NodeClaim labels.
     const extra = this.#o.extraWellKnownLabels;
@@ -340,6 +381,23 @@ function exceededLimit(pool: NodePool, usage: ResourceList): string | undefined 
     if (used > limit) return `${name}: ${used} > ${limit}`;
   }
   return undefined;
+}
+
+/**
+ * Pods of nodes going away that need a new home now (upstream `IsCurrentlyReschedulable`):
+ * reschedulable, no active do-not-disrupt, and not selected by a budget that never allows an
+ * eviction (those stay until the drain's deadline).
+ */
+export function currentlyReschedulable(
+  nodes: readonly StateNode[],
+  pdbs: PdbLimits,
+  nowMs: number,
+): Pod[] {
+  return nodes.flatMap((n) =>
+    n.pods.filter(
+      (p) => isReschedulable(p) && !hasDoNotDisrupt(p, nowMs) && !pdbs.fullyBlocking(p),
+    ),
+  );
 }
 
 function podRef(pod: Pod): { kind: 'Pod'; name: string; namespace: string; uid?: string } {

@@ -2,11 +2,14 @@
  * Runs every controller of this package against a {@link MemoryKubeClient} and a cloud
  * provider on a {@link ManualClock}, in fixed ticks: the in-memory stand-in for the operator's
  * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: NodePool
- * validation, readiness and counter, the kube-scheduler stand-in, the provisioning triggers, the provisioner, the node claim lifecycle
- * for every NodeClaim, the kubelet stand-in, node termination for every deleting Node, and
- * garbage collection when due; then the clock moves one tick. Reconcilers are level-triggered
- * and idempotent, so running each one every tick is correct, only less economical than
- * honoring each requeue time.
+ * validation, readiness, counter and hash, the ReplicaSet and kube-scheduler stand-ins, the provisioning triggers,
+ * the provisioner, the node claim lifecycle for every NodeClaim, the NodeClaim disruption
+ * conditions and expiration (each NodeClaim when its requeue time comes or it or its NodePool
+ * changed), the disruption controller (on its requeue) and its orchestration queue, the kubelet
+ * stand-in, node termination for every deleting Node, and garbage collection when due; then the
+ * clock moves one tick. Pod events reach their controller through a watch. Reconcilers are
+ * level-triggered and idempotent, so running most of them every tick is correct, only less
+ * economical than honoring each requeue time.
  */
 import type { CloudProvider } from '@karpenter-ts/cloudprovider';
 import type { ManualClock } from '../clock.js';
@@ -16,6 +19,13 @@ import { NodeClaimLifecycle } from '../nodeclaim/lifecycle/controller.js';
 import { NodePoolCounter } from '../nodepool/counter/controller.js';
 import { NodePoolReadiness } from '../nodepool/readiness/controller.js';
 import { NodePoolValidation } from '../nodepool/validation/controller.js';
+import { NodePoolHash } from '../nodepool/hash/controller.js';
+import { NodeClaimDisruption } from '../nodeclaim/disruption/controller.js';
+import { Expiration } from '../nodeclaim/expiration/controller.js';
+import { PodEvents } from '../nodeclaim/podevents/controller.js';
+import { DisruptionController } from '../disruption/controller.js';
+import type { DisruptionObserver } from '../disruption/observer.js';
+import type { ReconcileResult } from '../reconciler.js';
 import { Provisioner, type ProvisionerOptions } from '../provisioning/provisioner.js';
 import { reconcileNodeTrigger, reconcilePodTrigger } from '../provisioning/trigger.js';
 import { Cluster } from '../state/cluster.js';
@@ -23,6 +33,7 @@ import { startClusterInformers } from '../state/informer.js';
 import { NodeTermination } from '../termination/controller.js';
 import { SimKubeScheduler } from './kube-scheduler.js';
 import { SimKubelet, type SimKubeletOptions } from './kubelet.js';
+import { SimReplicaSets } from './replica-sets.js';
 
 /** Options of {@link ControllerLoop}. */
 export interface ControllerLoopOptions {
@@ -39,6 +50,11 @@ export interface ControllerLoopOptions {
   readonly kubelet?: Omit<SimKubeletOptions, 'client' | 'clock'>;
   /** Run the kube-scheduler stand-in (bind pods, mark Unschedulable); default true. */
   readonly kubeScheduler?: boolean;
+  /** Run the disruption controller (consolidation, drift); default true. Expiration always runs. */
+  readonly disruption?: boolean;
+  /** Feature gate `SpotToSpotConsolidation`; default false. */
+  readonly spotToSpotConsolidation?: boolean;
+  readonly disruptionObserver?: DisruptionObserver;
 }
 
 /** See the module comment. Call {@link start} once before stepping. */
@@ -51,10 +67,21 @@ export class ControllerLoop {
   readonly lifecycle: NodeClaimLifecycle;
   readonly termination: NodeTermination;
   readonly garbageCollection: GarbageCollection;
+  readonly nodePoolHash: NodePoolHash;
+  readonly nodeClaimDisruption: NodeClaimDisruption;
+  readonly expiration: Expiration;
+  readonly podEvents: PodEvents;
+  readonly disruption: DisruptionController;
   readonly kubelet: SimKubelet;
   readonly kubeScheduler: SimKubeScheduler | undefined;
+  /** Workloads whose pods come back after an eviction (register them with `add`). */
+  readonly replicaSets: SimReplicaSets;
   #nextGc = 0;
+  #nextDisruption = 0;
+  /** Per NodeClaim name: when its disruption conditions and expiration are due, and what they saw. */
+  readonly #claimDue = new Map<string, { at: number; version: string }>();
   #stop: (() => void) | undefined;
+  #stopPodEvents: (() => void) | undefined;
 
   constructor(private readonly o: ControllerLoopOptions) {
     const { client, cloudProvider, clock } = o;
@@ -72,7 +99,22 @@ export class ControllerLoop {
     this.lifecycle = new NodeClaimLifecycle({ client, cloudProvider, clock });
     this.termination = new NodeTermination({ client, cloudProvider, clock });
     this.garbageCollection = new GarbageCollection({ client, cloudProvider, clock });
+    this.nodePoolHash = new NodePoolHash({ client });
+    this.nodeClaimDisruption = new NodeClaimDisruption({ client, cloudProvider, clock });
+    this.expiration = new Expiration({ client, clock });
+    this.podEvents = new PodEvents({ client, clock });
+    this.disruption = new DisruptionController({
+      client,
+      cluster: this.cluster,
+      provisioner: this.provisioner,
+      clock,
+      ...(o.spotToSpotConsolidation !== undefined
+        ? { spotToSpotConsolidation: o.spotToSpotConsolidation }
+        : {}),
+      ...(o.disruptionObserver ? { observer: o.disruptionObserver } : {}),
+    });
     this.kubelet = new SimKubelet({ ...(o.kubelet ?? {}), client, clock });
+    this.replicaSets = new SimReplicaSets(client);
     this.kubeScheduler =
       o.kubeScheduler === false
         ? undefined
@@ -82,13 +124,17 @@ export class ControllerLoop {
   /** Starts the cluster state informers. */
   async start(): Promise<void> {
     this.#stop ??= await startClusterInformers(this.o.client, this.cluster);
+    this.#stopPodEvents ??= this.podEvents.start();
     this.#nextGc = this.o.clock.now();
+    this.#nextDisruption = this.o.clock.now();
   }
 
   /** Stops the informers. */
   stop(): void {
     this.#stop?.();
     this.#stop = undefined;
+    this.#stopPodEvents?.();
+    this.#stopPodEvents = undefined;
   }
 
   /** One tick (see the module comment). */
@@ -98,13 +144,23 @@ export class ControllerLoop {
       await this.nodePoolValidation.reconcile(pool.metadata.name ?? '');
       await this.nodePoolReadiness.reconcile(pool.metadata.name ?? '');
       await this.nodePoolCounter.reconcile(pool.metadata.name ?? '');
+      await this.nodePoolHash.reconcile(pool.metadata.name ?? '');
     }
+    await this.replicaSets.reconcile();
     await this.kubeScheduler?.reconcile();
     for (const pod of await client.list('Pod')) reconcilePodTrigger(this.provisioner, pod);
     for (const node of await client.list('Node')) reconcileNodeTrigger(this.provisioner, node);
     await this.provisioner.reconcile();
     for (const nc of await client.list('NodeClaim'))
       await this.lifecycle.reconcile(nc.metadata.name ?? '');
+    await this.#reconcileClaimDisruption();
+    if (this.o.disruption !== false) {
+      if (clock.now() >= this.#nextDisruption) {
+        const r = await this.disruption.reconcile();
+        this.#nextDisruption = clock.now() + (r.requeueAfter ?? 10) * 1000;
+      }
+      await this.disruption.queue.reconcile();
+    }
     await this.kubelet.reconcile();
     for (const node of await client.list('Node')) {
       if (node.metadata?.deletionTimestamp !== undefined)
@@ -117,6 +173,32 @@ export class ControllerLoop {
     clock.advance(this.o.tickSeconds ?? 1);
   }
 
+  /** NodeClaim disruption conditions and expiration, for claims that are due or changed. */
+  async #reconcileClaimDisruption(): Promise<void> {
+    const { client, clock } = this.o;
+    const pools = new Map(
+      (await client.list('NodePool')).map((p) => [
+        p.metadata.name ?? '',
+        p.metadata.resourceVersion ?? '',
+      ]),
+    );
+    const seen = new Set<string>();
+    for (const nc of await client.list('NodeClaim')) {
+      const name = nc.metadata.name ?? '';
+      seen.add(name);
+      const version = `${nc.metadata.resourceVersion}/${pools.get(nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '') ?? ''}`;
+      const due = this.#claimDue.get(name);
+      if (due !== undefined && due.version === version && clock.now() < due.at) continue;
+      const a = await this.nodeClaimDisruption.reconcile(name);
+      const b = await this.expiration.reconcile(name);
+      const after = earliest(a, b) ?? 300;
+      const latest = await client.get('NodeClaim', { name });
+      const latestVersion = `${latest?.metadata.resourceVersion}/${pools.get(latest?.metadata.labels?.['karpenter.sh/nodepool'] ?? '') ?? ''}`;
+      this.#claimDue.set(name, { at: clock.now() + after * 1000, version: latestVersion });
+    }
+    for (const name of this.#claimDue.keys()) if (!seen.has(name)) this.#claimDue.delete(name);
+  }
+
   /** Steps until `done()` holds (checked before each tick) or `maxSeconds` of clock time pass. Returns whether it held. */
   async runUntil(done: () => boolean | Promise<boolean>, maxSeconds = 600): Promise<boolean> {
     const end = this.o.clock.now() + maxSeconds * 1000;
@@ -126,4 +208,12 @@ export class ControllerLoop {
     }
     return done();
   }
+}
+
+function earliest(a: ReconcileResult, b: ReconcileResult): number | undefined {
+  const x = a.requeueAfter;
+  const y = b.requeueAfter;
+  if (x === undefined) return y;
+  if (y === undefined) return x;
+  return Math.min(x, y);
 }

@@ -176,13 +176,15 @@ export class Cluster {
   /**
    * Per NodePool: the capacity of its managed nodes plus `nodes` = their count, not counting
    * nodes that are deleting or marked for deletion (their replacements must fit the limits);
-   * unlaunched NodeClaims count as one node each (their size is not known yet).
+   * unlaunched NodeClaims count as one node each (their size is not known yet). Nodes named in
+   * `leaving` are not counted either (a disruption command's candidates).
    */
-  nodePoolUsage(): Map<string, ResourceList> {
+  nodePoolUsage(leaving?: ReadonlySet<string>): Map<string, ResourceList> {
     const usage = new Map<string, ResourceList>();
     for (const n of this.nodes()) {
       const pool = n.nodePoolName();
       if (pool === undefined || !n.managed() || n.deleting() || n.markedForDeletion) continue;
+      if (leaving?.has(n.name())) continue;
       usage.set(pool, addResources(usage.get(pool) ?? {}, n.capacity(), { nodes: 1 }));
     }
     for (const c of this.#unlaunched.values()) {
