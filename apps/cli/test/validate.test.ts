@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '../src/io.js';
 import { binary, cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
@@ -224,5 +225,29 @@ spec:
       ].sort(),
     );
     expect(lines.at(-1)).toMatch(/^✗ 2 problems in 1 document/);
+  });
+});
+
+describe('karpenter-ts validate on wrong types', () => {
+  it.each([
+    ['requirements', 'Gte'],
+    ['taints', 'Gte'],
+  ])('names the field and the expected type when NodePool %s is a string', async (field, value) => {
+    const file = await writeManifests(`apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: np }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      ${field === 'requirements' ? '' : 'requirements: []'}
+      ${field}: ${value}
+`);
+    const { code, stdout, stderr } = await cli('validate', file);
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n').slice(0, -1)).toEqual([
+      `${file}:1 spec.template.spec.${field}: must be an array, got string "${value}"`,
+    ]);
   });
 });

@@ -59,9 +59,20 @@ export function labelValueProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** The items of `value` that are mappings when it is a list; nothing otherwise. */
+function mappingItems<T>(value: unknown): Array<[T, number]> {
+  if (!Array.isArray(value)) return [];
+  const out: Array<[T, number]> = [];
+  value.forEach((item: unknown, i) => {
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) out.push([item as T, i]);
+  });
+  return out;
+}
+
 /**
  * Runs the runtime checks on a NodePool and returns every violation (`rule` is `runtime:<check>`).
- * Never throws for malformed input: missing lists count as empty.
+ * Never throws for malformed input: missing lists count as empty, and a list, map or item of the
+ * wrong type (`requirements: Gte`) is left to the CRD schema, which reports it.
  * A restricted label or requirement key within two edits of a well-known label (ours or the
  * provider's) gets a `; did you mean <label>?` hint (upstream gives none).
  */
@@ -94,7 +105,9 @@ export function validateNodePoolRuntime(
   };
   const template = nodePool?.spec?.template;
 
-  for (const [key, value] of Object.entries(template?.metadata?.labels ?? {})) {
+  const labels: unknown = template?.metadata?.labels;
+  const labelMap = typeof labels === 'object' && labels !== null && !Array.isArray(labels);
+  for (const [key, value] of Object.entries(labelMap ? labels : {})) {
     const path = `spec.template.metadata.labels[${key}]`;
     if (key === Labels.NodePool)
       add(path, 'labels', `label ${key} is set by Karpenter and cannot be set on a NodePool`);
@@ -110,12 +123,12 @@ export function validateNodePoolRuntime(
   }
 
   const seen = new Map<string, string>();
-  const taintLists: Array<[string, Taint[] | undefined]> = [
+  const taintLists: Array<[string, unknown]> = [
     ['taints', template?.spec?.taints],
     ['startupTaints', template?.spec?.startupTaints],
   ];
   for (const [field, list] of taintLists) {
-    (list ?? []).forEach((taint, i) => {
+    for (const [taint, i] of mappingItems<Taint>(list)) {
       const path = `spec.template.spec.${field}[${i}]`;
       const keyProblem =
         typeof taint?.key === 'string' ? qualifiedNameProblem(taint.key) : 'the key is required';
@@ -150,14 +163,17 @@ export function validateNodePoolRuntime(
           `duplicate taint ${id}: the same key and effect already appear at ${first}`,
         );
       else seen.set(id, path);
-    });
+    }
   }
 
-  (template?.spec?.requirements ?? []).forEach((req, i) => {
+  const requirements = mappingItems<NodeSelectorRequirementWithMinValues>(
+    template?.spec?.requirements,
+  );
+  for (const [req, i] of requirements) {
     checkRequirement(req, `spec.template.spec.requirements[${i}]`, add, restricted, (key) =>
       restrictedMessage('requirement key', key),
     );
-  });
+  }
   return out;
 }
 
@@ -169,6 +185,8 @@ function checkRequirement(
   restrictedMessage: (key: string) => string,
 ): void {
   const key = normalizeLabelKey(String(req?.key ?? ''));
+  // Values that are not a list are the schema's to report; the checks on them would only echo it.
+  const listed = req?.values === undefined || Array.isArray(req.values);
   const values = Array.isArray(req?.values) ? req.values.map(String) : [];
   if (!NodeSelectorOperators.includes(req?.operator)) {
     add(
@@ -187,6 +205,7 @@ function checkRequirement(
       'requirements',
       `requirement key ${JSON.stringify(key)} is invalid: ${keyProblem}`,
     );
+  if (!listed) return;
   values.forEach((v, j) => {
     const problem = labelValueProblem(v);
     if (problem)

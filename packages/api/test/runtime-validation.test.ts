@@ -122,6 +122,24 @@ describe('validateNodePoolRuntime', () => {
     ]);
   });
 
+  test.each([
+    [`${T}.requirements`, 'Gte'],
+    [`${T}.requirements`, { key: 'a' }],
+    [`${T}.requirements`, ['Gte', 7, null]],
+    [`${T}.requirements`, [{ key: 'kubernetes.io/arch', operator: 'In', values: 'amd64' }]],
+    [`${T}.taints`, 'Gte'],
+    [`${T}.startupTaints`, { key: 'a', effect: 'NoSchedule' }],
+    [`${T}.taints`, [5, 'a=b:NoSchedule']],
+    ['spec.template.metadata.labels', 'tier=web'],
+    ['spec.template.metadata.labels', ['a']],
+    ['spec.template', 'x'],
+  ])(
+    'leaves a wrong type at %s = %j to the schema check: no runtime problem, no exception',
+    (path, value) => {
+      expect(validateNodePoolRuntime(withField(nodePool(), path, value))).toEqual([]);
+    },
+  );
+
   test('malformed input does not throw', () => {
     expect(() => validateNodePoolRuntime({} as never)).not.toThrow();
     expect(() =>
