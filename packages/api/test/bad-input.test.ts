@@ -301,6 +301,38 @@ describe('wrong types and garbage', () => {
     ).toBe(true);
   });
 
+  test.each([
+    [
+      'spec.limits',
+      { cpu: Infinity },
+      'spec.limits.cpu',
+      'must be an integer or a string, got number Infinity (YAML reads .inf and unquoted numbers beyond ±1.8e308, such as 1e400, as infinity, which JSON cannot carry; quote it to write a string)',
+    ],
+    [
+      'spec.limits',
+      { memory: -Infinity },
+      'spec.limits.memory',
+      'must be an integer or a string, got number -Infinity (YAML reads .inf and unquoted numbers beyond ±1.8e308, such as 1e400, as infinity, which JSON cannot carry; quote it to write a string)',
+    ],
+    [
+      'spec.weight',
+      NaN,
+      'spec.weight',
+      'must be an integer, got number NaN (YAML reads .nan as not-a-number, which JSON cannot carry; quote it to write a string)',
+    ],
+  ])(
+    'refuses a number that is not finite (%s = %o), which YAML makes of 1e400 or .nan',
+    (path, value, at, message) => {
+      const v = validate(withField(nodePool(), path, value));
+      expect(v).toEqual([
+        expect.objectContaining({
+          path: at,
+          message,
+        }),
+      ]);
+    },
+  );
+
   test('a bad quantity message explains what a quantity is', () => {
     const v = validate(withField(nodePool(), 'spec.limits', { memory: '16GB' }));
     expect(v[0]?.message).toBe(

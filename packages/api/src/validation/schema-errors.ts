@@ -28,6 +28,8 @@ const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 export function compileSchema(schema: OpenApiSchema): ValidateFunction {
   const ajv = new Ajv({
     allErrors: true,
+    // YAML reads 1e400 and .inf as Infinity and .nan as NaN; JSON (so the apiserver) has neither.
+    strictNumbers: true,
     strict: false,
     unicodeRegExp: false,
     validateFormats: true,
@@ -75,6 +77,20 @@ export function schemaErrors(validate: ValidateFunction, value: unknown): Schema
 }
 
 function describe(e: ErrorObject): string {
+  const message = plainMessage(e);
+  return typeof e.data === 'number' && !Number.isFinite(e.data)
+    ? `${message} ${nonFiniteHint(e.data)}`
+    : message;
+}
+
+/** Why a YAML value is a number JSON cannot carry, and the way out. */
+function nonFiniteHint(n: number): string {
+  return Number.isNaN(n)
+    ? '(YAML reads .nan as not-a-number, which JSON cannot carry; quote it to write a string)'
+    : '(YAML reads .inf and unquoted numbers beyond ±1.8e308, such as 1e400, as infinity, which JSON cannot carry; quote it to write a string)';
+}
+
+function plainMessage(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   const got = show(e.data);
   switch (e.keyword) {

@@ -1,0 +1,52 @@
+/**
+ * Input that parses but is out of range or of the wrong type: `validate` refuses it with one
+ * `file:document field: message` line, and `simulate` stops on the same line (exit 1) instead
+ * of crashing or scheduling a value it cannot represent.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
+
+const POD = `apiVersion: v1
+kind: Pod
+metadata: { name: web }
+spec:
+  containers: [{ name: c, image: nginx, resources: { requests: { cpu: 100m } } }]
+`;
+
+function nodePool(extra: string): string {
+  return `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: pool }
+spec:
+${extra}
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      requirements: []
+`;
+}
+
+/** Asserts validate reports `problem` (`field: message`) on document `document`, and simulate stops on it. */
+async function refusedByBoth(file: string, document: number, problem: string): Promise<void> {
+  const line = `${file}:${document} ${problem}`;
+  const validated = await cli('validate', file);
+  expect(validated.stderr).toBe('');
+  expect(validated.code).toBe(1);
+  expect(validated.stdout.trim().split('\n').slice(0, -1)).toEqual([line]);
+  const simulated = await cli('simulate', file);
+  expect(simulated.stdout).toBe('');
+  expect(simulated.stderr).toBe(`karpenter-ts: error: ${line}\n`);
+  expect(simulated.code).toBe(1);
+}
+
+describe('NodePool limits', () => {
+  it('refuses an unquoted 1e400 (infinity to YAML) naming the limit', async () => {
+    const file = await writeManifests(nodePool('  limits: { cpu: 1e400 }'), POD);
+    await refusedByBoth(
+      file,
+      1,
+      'spec.limits.cpu: must be an integer or a string, got number Infinity (YAML reads .inf and unquoted numbers beyond ±1.8e308, such as 1e400, as infinity, which JSON cannot carry; quote it to write a string)',
+    );
+  });
+});
