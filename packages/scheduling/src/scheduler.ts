@@ -440,6 +440,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
           affinity,
           requirements,
           taints,
+          false,
         );
       }
       const daemon = existingNodeDaemonOverhead(this.s.daemons, {
@@ -661,6 +662,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       a.constraints.requiredAntiAffinity,
       node.requirements,
       node.taints,
+      false,
       a.topologyMemo,
     );
     return true;
@@ -795,6 +797,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       a.constraints.requiredAntiAffinity,
       reqs,
       this.templates[claim.template]!.taints,
+      true,
       a.topologyMemo,
     );
     return true;
@@ -940,6 +943,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       a.constraints.requiredAntiAffinity,
       reqs,
       template.taints,
+      true,
       a.topologyMemo,
     );
     return undefined;

@@ -29,6 +29,7 @@ import { addResources, fits, subtractResources, type ResourceList } from '../res
 import type { PreferencePolicy } from '../pod-constraints.js';
 import type {
   ExistingNodeInput,
+  NewNodeClaim,
   SchedulerInstanceType,
   SchedulingResults,
 } from '../scheduler-types.js';
@@ -53,10 +54,11 @@ interface FinalNode {
   readonly label: string;
   /** For each key: the values the node may carry (a single value once decided). */
   readonly requirements: Requirements;
-  readonly hostname: string;
   readonly taints: readonly Taint[];
   readonly newPods: readonly Pod[];
   readonly boundPods: readonly Pod[];
+  /** The values of a topology key the node may end up with (see `claimDomains`), sorted. */
+  readonly domains: (key: string) => readonly string[];
 }
 
 function hardTaintTolerated(pod: Pod, taint: Taint): boolean {
@@ -97,20 +99,41 @@ function spreadSelector(tsc: TopologySpreadConstraint, p: Pod): LabelSelector | 
   };
 }
 
-function decided(reqs: Requirements, key: string, hostname: string): string | undefined {
-  if (key === Labels.Hostname) return hostname;
-  const r = reqs.get(key);
-  return !r.complement && r.values.size === 1 ? r.valuesList()[0] : undefined;
+/** The node's single domain of `key`, or undefined while it may still end up in several (or none). */
+function decided(node: FinalNode, key: string): string | undefined {
+  const d = node.domains(key);
+  return d.length === 1 ? d[0] : undefined;
 }
 
-function possible(
-  reqs: Requirements,
-  key: string,
-  hostname: string,
-): readonly string[] | undefined {
-  if (key === Labels.Hostname) return [hostname];
-  const r = reqs.get(key);
-  return r.complement ? undefined : r.valuesList();
+/**
+ * The domains of each key a new node claim may still launch in: the values its requirements
+ * allow that one of its instance-type options and one of that option's available offerings
+ * (meeting the claim's requirements) allow too. A claim that leaves its zone open may launch in
+ * every zone its options offer, so a required topology rule has to hold in each of them. A key
+ * that stays open everywhere is a label the node will not carry: no domain.
+ */
+function claimDomains(claim: NewNodeClaim, hostname: string): (key: string) => readonly string[] {
+  const cache = new Map<string, readonly string[]>();
+  return (key) => {
+    if (key === Labels.Hostname) return [hostname];
+    let out = cache.get(key);
+    if (out === undefined) {
+      const values = new Set<string>();
+      const r = claim.requirements.get(key);
+      for (const it of claim.instanceTypeOptions) {
+        if (!claim.requirements.isIntersecting(it.requirements)) continue;
+        const withType = r.intersection(it.requirements.get(key));
+        for (const o of it.offerings) {
+          if (!o.available || !claim.requirements.isIntersecting(o.requirements)) continue;
+          const v = withType.intersection(o.requirements.get(key));
+          if (!v.complement) for (const x of v.valuesList()) values.add(x);
+        }
+      }
+      out = [...values].sort();
+      cache.set(key, out);
+    }
+    return out;
+  };
 }
 
 /**
@@ -120,7 +143,11 @@ function possible(
  * resources of every option (pods plus that option's daemonset overhead) and of existing nodes;
  * host ports; required pod anti-affinity (both directions) and affinity; DoNotSchedule topology
  * spread on decided domains for constraints shared by every pod they select; NodePool limits
- * (largest option per claim) and minValues.
+ * (largest option per claim) and minValues. Topology is judged on the domains each new node
+ * claim may still launch in (its requirements met by an option's available offering), never on
+ * one guessed domain: anti-affinity fails when two nodes may share a domain, affinity when some
+ * domain the pod may land in holds no matching pod for sure, a spread when a pod's domain is
+ * not decided.
  * @throws Error listing every violation found.
  */
 export function validateAssignment(results: SchedulingResults, input: ValidationInput): void {
@@ -196,10 +223,10 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     nodes.push({
       label,
       requirements: claim.requirements,
-      hostname: `nodeclaim-${i}`,
       taints: pool.spec.template.spec.taints ?? [],
       newPods: claim.pods,
       boundPods: [],
+      domains: claimDomains(claim, `nodeclaim-${i}`),
     });
   });
 
@@ -209,7 +236,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     const newPods = placedOn.get(n.name) ?? [];
     placedOn.delete(n.name);
     for (const p of newPods) note(p, `existing node ${n.name}`);
-    const labels = { [Labels.Hostname]: n.name, ...n.labels };
+    const labels: Readonly<Record<string, string>> = { [Labels.Hostname]: n.name, ...n.labels };
     const reqs = Requirements.fromLabels(labels);
     const bound = (n.pods ?? []).filter(
       (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
@@ -238,10 +265,14 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     nodes.push({
       label: `existing node ${n.name}`,
       requirements: reqs,
-      hostname: labels[Labels.Hostname] as string,
       taints: n.taints ?? [],
       newPods,
       boundPods: bound,
+      // A node's labels are decided; one without the key is in no domain of it.
+      domains: (key) => {
+        const v = labels[key];
+        return v === undefined ? [] : [v];
+      },
     });
   }
   for (const name of placedOn.keys()) problems.push(`pods placed on unknown existing node ${name}`);
@@ -283,11 +314,10 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     }
     return compileLabelSelector(term.labelSelector).matches(other.metadata?.labels);
   };
+  // Nodes that may end up in one domain: a claim counts in every zone it may still launch in.
   const overlap = (a: FinalNode, b: FinalNode, key: string): boolean => {
-    const va = possible(a.requirements, key, a.hostname);
-    const vb = possible(b.requirements, key, b.hostname);
-    if (va === undefined || vb === undefined) return false; // undecided: cannot tell
-    return va.some((v) => vb.includes(v));
+    const vb = b.domains(key);
+    return a.domains(key).some((v) => vb.includes(v));
   };
   for (const owner of all) {
     const anti =
@@ -310,17 +340,16 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     for (const term of affinity) {
       // Every domain the node may still end up in must hold a matching pod (upstream narrows an
       // undecided node to the occupied domains), unless the pod matches itself (bootstrap).
-      const mine = possible(owner.node.requirements, term.topologyKey, owner.node.hostname);
+      const mine = owner.node.domains(term.topologyKey);
       if (termSelects(owner.pod, term, owner.pod)) continue;
       const ok =
-        mine !== undefined &&
         mine.length > 0 &&
         mine.every((v) =>
           all.some(
             (o) =>
               o !== owner &&
               termSelects(owner.pod, term, o.pod) &&
-              decided(o.node.requirements, term.topologyKey, o.node.hostname) === v,
+              decided(o.node, term.topologyKey) === v,
           ),
         );
       if (!ok) {
@@ -339,7 +368,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
       if (tsc.whenUnsatisfiable !== 'DoNotSchedule') continue;
       const selector = compileLabelSelector(spreadSelector(tsc, entry.pod));
       const id = `${ns(entry.pod)}|${tsc.topologyKey}|${selector.key}|${tsc.maxSkew}`;
-      const domain = decided(entry.node.requirements, tsc.topologyKey, entry.node.hostname);
+      const domain = decided(entry.node, tsc.topologyKey);
       if (domain === undefined) {
         problems.push(
           `pod ${name(entry.pod)} with topology spread on ${tsc.topologyKey} sits on ${entry.node.label} whose domain is undecided`,
@@ -370,7 +399,7 @@ export function validateAssignment(results: SchedulingResults, input: Validation
       if (!shared) continue;
       const counts = new Map<string, number>();
       for (const o of members) {
-        const d = decided(o.node.requirements, tsc.topologyKey, o.node.hostname);
+        const d = decided(o.node, tsc.topologyKey);
         if (d !== undefined) counts.set(d, (counts.get(d) ?? 0) + 1);
       }
       const max = Math.max(...counts.values());

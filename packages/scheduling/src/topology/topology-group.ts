@@ -137,10 +137,20 @@ export class TopologyGroup {
    * Counts one pod on a node with `domains` as its (possibly undecided) requirement on the key:
    * anti-affinity (and inverse) groups count every value the node could still take, so an
    * undecided domain blocks all of them; spread and affinity count only a decided (single) domain.
-   * A complement requirement (no finite values) counts nothing, as upstream.
+   * A complement requirement (no finite values) counts nothing on an existing node (it lacks the
+   * label); on an in-flight node claim, pass the key's known domains as `undecided`: the claim may
+   * still launch in any of them that the requirement allows, so anti-affinity counts them all
+   * (upstream first narrows such a claim to those domains, then records them).
    */
-  record(domains: Requirement): void {
-    if (domains.complement) return;
+  record(domains: Requirement, undecided?: readonly string[]): void {
+    if (domains.complement) {
+      if (this.kind !== 'anti-affinity' || undecided === undefined) return;
+      for (let i = 0; i < undecided.length; i++) {
+        const d = undecided[i] as string;
+        if (domains.has(d)) this.increment(d);
+      }
+      return;
+    }
     if (this.kind === 'anti-affinity') {
       for (const d of domains.valuesList()) this.increment(d);
     } else if (domains.values.size === 1) {

@@ -43,6 +43,8 @@ interface Placement {
   readonly pod: TopologyPod;
   readonly requirements: Requirements;
   readonly taints: readonly Taint[];
+  /** On an in-flight node claim, whose undecided keys may still take any known domain. */
+  readonly inFlight: boolean;
   /** Hashes of the inverse groups of the pod's required anti-affinity terms. */
   readonly inverseHashes: readonly string[];
 }
@@ -142,12 +144,16 @@ export class Topology {
   /**
    * Counts a pod already running (or just placed) on a node with these requirements and taints,
    * and registers the inverse groups of its required anti-affinity terms.
+   * @param inFlight the node is an in-flight node claim: a key it leaves open (a complement
+   *   requirement) is undecided, not absent, and anti-affinity counts the pod in every known
+   *   domain the requirement allows (see `TopologyGroup.record`).
    */
   record(
     pod: TopologyPod,
     requiredAntiAffinity: readonly PodAffinityTerm[],
     requirements: Requirements,
     taints: readonly Taint[],
+    inFlight: boolean,
     memo?: TopologyMemo,
   ): void {
     const labels = pod.labels;
@@ -156,9 +162,9 @@ export class Topology {
       if (value === undefined) continue;
       const groups = (this.countingMaps[i] as Map<string, TopologyGroup[]>).get(value);
       // these groups' selectors are exactly this label pair: only the namespace is left to check
-      if (groups !== undefined) this.recordIn(groups, pod, requirements, taints, true);
+      if (groups !== undefined) this.recordIn(groups, pod, requirements, taints, inFlight, true);
     }
-    this.recordIn(this.countingOther, pod, requirements, taints, false);
+    this.recordIn(this.countingOther, pod, requirements, taints, inFlight, false);
     let inverseHashes: readonly string[] = NO_HASHES;
     if (requiredAntiAffinity.length > 0) {
       let groups: readonly TopologyGroup[];
@@ -176,12 +182,12 @@ export class Topology {
       }
       const hashes: string[] = [];
       for (const g of groups) {
-        g.record(requirements.get(g.key));
+        this.recordOne(g, requirements, inFlight);
         hashes.push(g.hash);
       }
       inverseHashes = hashes;
     }
-    this.placements.push({ pod, requirements, taints, inverseHashes });
+    this.placements.push({ pod, requirements, taints, inFlight, inverseHashes });
   }
 
   /**
@@ -264,6 +270,7 @@ export class Topology {
     pod: TopologyPod,
     requirements: Requirements,
     taints: readonly Taint[],
+    inFlight: boolean,
     labelMatched: boolean,
   ): void {
     for (let i = 0; i < groups.length; i++) {
@@ -275,8 +282,16 @@ export class Topology {
         !nodeFilterMatches(g.nodeFilter, taints, requirements, this.allowUndefined)
       )
         continue;
-      g.record(requirements.get(g.key));
+      this.recordOne(g, requirements, inFlight);
     }
+  }
+
+  /** Counts a pod on a node with `requirements` in `g` (see `record`). */
+  private recordOne(g: TopologyGroup, requirements: Requirements, inFlight: boolean): void {
+    const r = requirements.get(g.key);
+    // Only anti-affinity counts an open key on a claim, in every known domain it allows.
+    const open = inFlight && r.complement && g.kind === 'anti-affinity';
+    g.record(r, open ? this.domains.domains(g.key) : undefined);
   }
 
   /** Registers a new node claim's (or node's) hostname as a domain. */
@@ -553,14 +568,14 @@ export class Topology {
     // Count everything placed before the group existed.
     for (const p of this.placements) {
       if (g.inverse) {
-        if (p.inverseHashes.includes(hash)) g.record(p.requirements.get(g.key));
+        if (p.inverseHashes.includes(hash)) this.recordOne(g, p.requirements, p.inFlight);
       } else if (g.selects(p.pod.namespace, p.pod.labels)) {
         if (
           g.kind === 'spread' &&
           !nodeFilterMatches(g.nodeFilter, p.taints, p.requirements, this.allowUndefined)
         )
           continue;
-        g.record(p.requirements.get(g.key));
+        this.recordOne(g, p.requirements, p.inFlight);
       }
     }
     return g;
