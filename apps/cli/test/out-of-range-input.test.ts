@@ -50,3 +50,25 @@ describe('NodePool limits', () => {
     );
   });
 });
+
+describe('NodePool limits, continued', () => {
+  it.each(['"-1e308"', '"-1"', '-2'])(
+    'refuses a negative limit (memory: %s), which would leave the NodePool nothing to launch',
+    async (memory) => {
+      const file = await writeManifests(nodePool(`  limits: { memory: ${memory} }`), POD);
+      await refusedByBoth(
+        file,
+        1,
+        `spec.limits.memory: must not be negative, got ${memory} (the apiserver accepts a negative limit, but Karpenter then finds the NodePool over its limit and never launches from it)`,
+      );
+    },
+  );
+
+  it('accepts a quoted "1e400" limit as no limit at all, and simulates with it', async () => {
+    const file = await writeManifests(nodePool('  limits: { cpu: "1e400" }'), POD);
+    expect((await cli('validate', file)).code).toBe(0);
+    const simulated = await cli('simulate', file, '--cloud', 'sim', '-o', 'json');
+    expect(simulated.code).toBe(0);
+    expect(JSON.parse(simulated.stdout).totals).toMatchObject({ pods: 1, scheduledPods: 1 });
+  });
+});

@@ -11,6 +11,7 @@ import { apiGroup } from '../manifests/inventory.js';
 import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
 import { duplicateObjects } from './duplicates.js';
+import { nodePoolLimitProblems } from './node-pool-limits.js';
 import { workloadProblems } from './workload-problems.js';
 
 /** One problem found by `validate`, located in its file. */
@@ -43,7 +44,8 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * Validates every object of `documents` this command knows; other kinds are counted as skipped.
  * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools also
  * through runtime validation (with the label rules of the provider their nodeClassRef names),
- * leaving out runtime problems on fields the schema already reported; NodeClasses through their
+ * leaving out runtime problems on fields the schema already reported, and negative limits
+ * (see nodePoolLimitProblems); NodeClasses through their
  * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems}.
  * Objects in a provider's API group
  * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
@@ -96,7 +98,12 @@ export function validateDocuments(
       });
       const unserved = options.nodeClassRefs === false ? undefined : unservedNodeClassRef(nodePool);
       const reported = violations.map((v) => v.path);
-      for (const v of unserved ? [...runtime, unserved] : runtime)
+      const extra = [
+        ...runtime,
+        ...(unserved ? [unserved] : []),
+        ...nodePoolLimitProblems(nodePool),
+      ];
+      for (const v of extra)
         if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
     }
   }

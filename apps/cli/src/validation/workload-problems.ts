@@ -189,6 +189,6 @@ function nonEmptyString(value: unknown): value is string {
  * `at.cpu`, but `at[nvidia.com/gpu]` for a map key with dots or slashes, which a dotted path
  * would make ambiguous (the apiserver writes every map key in brackets).
  */
-function keyPath(at: string, key: string): string {
+export function keyPath(at: string, key: string): string {
   return /[./]/.test(key) ? `${at}[${key}]` : `${at}.${key}`;
 }
