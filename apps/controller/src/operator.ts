@@ -263,6 +263,7 @@ export async function startOperator(
         extraWellKnownLabels: wiring.extraWellKnownLabels,
       },
       validation: { extraWellKnownLabels: wiring.extraWellKnownLabels },
+      spotToSpotConsolidation: options.featureGates.SpotToSpotConsolidation,
       periodic: wiring.periodic,
       nodeClassReconcilers: wiring.nodeClassReconcilers,
       ...(wiring.garbageCollection !== undefined

@@ -53,6 +53,7 @@ describe('Helm chart', () => {
         ...['get', 'list', 'watch'].map((v) => `apps/daemonsets:${v}`),
         ...['get', 'list', 'watch'].map((v) => `policy/poddisruptionbudgets:${v}`),
         ...['get', 'list', 'watch'].map((v) => `karpenter.sh/nodepools:${v}`),
+        'karpenter.sh/nodepools:patch',
         ...['update', 'patch'].map((v) => `karpenter.sh/nodepools/status:${v}`),
         ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].map(
           (v) => `karpenter.sh/nodeclaims:${v}`,

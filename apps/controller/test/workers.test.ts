@@ -16,7 +16,7 @@ describe('reconcile workers from --cpu-requests', () => {
     expect(linearScaleWorkers(96, 100, 5000)).toBe(5000);
   });
 
-  it("gives one core upstream's NodeClaim lifecycle, termination, pod trigger and NodePool counter workers; singletons keep one", () => {
+  it("gives one core upstream's NodeClaim lifecycle, termination, pod trigger, NodePool counter and NodeClaim disruption workers; singletons keep one", () => {
     expect(queueWorkers(1000)).toEqual({
       nodepool: 10,
       'nodepool-counter': 10,
@@ -27,6 +27,9 @@ describe('reconcile workers from --cpu-requests', () => {
       nodeclaim: 1000,
       termination: 100,
       garbagecollection: 1,
+      'nodeclaim-disruption': 10,
+      disruption: 1,
+      'disruption-queue': 1,
     });
   });
 

@@ -1,14 +1,16 @@
 /**
  * Prometheus metrics under upstream's names (karpenter-core.md 6.3, prefix `karpenter_`), for
  * what this operator does today: node claims and nodes created and terminated, pod state,
- * scheduling duration and unschedulable pods, cluster state sync and size, and cloud provider
- * call durations and errors. Label names follow upstream so dashboards carry over.
+ * scheduling duration and unschedulable pods, cluster state sync and size, cloud provider
+ * call durations and errors, and voluntary disruption (decisions, eligible nodes, allowed
+ * disruptions per NodePool, disrupted node claims, failed validations, queue failures). Label names follow upstream so dashboards carry over.
  *
  * Differences from upstream: `karpenter_build_info`'s `goversion` label holds the Node.js
  * version; created/terminated counters are fed from the leader's watch events (upstream
  * increments them where the controller acts), so they count what the API server saw.
  */
 import type { Node, NodeClaim, Pod } from '@karpenter-ts/api';
+import { consolidationType, decision, type Command } from '@karpenter-ts/controllers';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Upstream's duration buckets for controller and cloud-provider latencies, seconds. */
@@ -43,6 +45,19 @@ export class OperatorMetrics {
   readonly unschedulablePods: Gauge<'controller'>;
   readonly cloudProviderDuration: Histogram<'controller' | 'method' | 'provider'>;
   readonly cloudProviderErrors: Counter<'controller' | 'method' | 'provider' | 'error'>;
+  readonly disruptionEvaluationDuration: Histogram<'method' | 'reason' | 'consolidation_type'>;
+  readonly disruptionDecisions: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  readonly disruptionDecisionsByNodePool: Counter<
+    'decision' | 'reason' | 'consolidation_type' | 'nodepool'
+  >;
+  readonly disruptionEligibleNodes: Gauge<'reason'>;
+  readonly allowedDisruptions: Gauge<'nodepool' | 'reason'>;
+  readonly nodeClaimsDisrupted: Counter<
+    'reason' | 'nodepool' | 'capacity_type' | 'consolidation_policy' | 'termination_mode'
+  >;
+  readonly failedValidations: Counter<'consolidation_type'>;
+  readonly queueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  readonly consolidationTimeouts: Counter<'consolidation_type'>;
   /** client-go's leader election gauge: 1 while this replica holds the Lease `name`, else 0. */
   readonly leaderElectionStatus: Gauge<'name'>;
   #source: MetricsSource | undefined;
@@ -116,6 +131,67 @@ export class OperatorMetrics {
       name: 'karpenter_cloudprovider_errors_total',
       help: 'Total number of errors returned from CloudProvider calls.',
       labelNames: ['controller', 'method', 'provider', 'error'],
+      registers,
+    });
+    this.disruptionEvaluationDuration = new Histogram({
+      name: 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds',
+      help: 'Disruption decision evaluation duration in seconds. Labeled by method and consolidation type.',
+      labelNames: ['method', 'reason', 'consolidation_type'],
+      buckets: [...DurationBuckets],
+      registers,
+    });
+    this.disruptionDecisions = new Counter({
+      name: 'karpenter_voluntary_disruption_decisions_total',
+      help: 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.',
+      labelNames: ['decision', 'reason', 'consolidation_type'],
+      registers,
+    });
+    this.disruptionDecisionsByNodePool = new Counter({
+      name: 'karpenter_voluntary_disruption_decisions_by_nodepool_total',
+      help: 'Number of disruption decisions performed per nodepool. Labeled by decision, reason, consolidation type and nodepool.',
+      labelNames: ['decision', 'reason', 'consolidation_type', 'nodepool'],
+      registers,
+    });
+    this.disruptionEligibleNodes = new Gauge({
+      name: 'karpenter_voluntary_disruption_eligible_nodes',
+      help: 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.allowedDisruptions = new Gauge({
+      name: 'karpenter_nodepools_allowed_disruptions',
+      help: 'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool and reason.',
+      labelNames: ['nodepool', 'reason'],
+      registers,
+    });
+    this.nodeClaimsDisrupted = new Counter({
+      name: 'karpenter_nodeclaims_disrupted_total',
+      help: 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason, nodepool, capacity type, consolidation policy and termination mode.',
+      labelNames: [
+        'reason',
+        'nodepool',
+        'capacity_type',
+        'consolidation_policy',
+        'termination_mode',
+      ],
+      registers,
+    });
+    this.failedValidations = new Counter({
+      name: 'karpenter_voluntary_disruption_failed_validations_total',
+      help: 'Number of candidates that were selected for disruption but failed validation. Labeled by consolidation type.',
+      labelNames: ['consolidation_type'],
+      registers,
+    });
+    this.queueFailures = new Counter({
+      name: 'karpenter_voluntary_disruption_queue_failures_total',
+      help: 'The number of times that an enqueued disruption decision failed. Labeled by disruption decision, reason and consolidation type.',
+      labelNames: ['decision', 'reason', 'consolidation_type'],
+      registers,
+    });
+    this.consolidationTimeouts = new Counter({
+      name: 'karpenter_voluntary_disruption_consolidation_timeouts_total',
+      help: 'Number of times the consolidation algorithm has reached a timeout. Labeled by consolidation type. Always 0 here: consolidation runs without upstream time limits.',
+      labelNames: ['consolidation_type'],
       registers,
     });
     this.leaderElectionStatus = new Gauge({
@@ -203,6 +279,45 @@ export class OperatorMetrics {
       nodepool: nodeClaim.metadata.labels?.[NodePoolLabel] ?? '',
       min_values_relaxed:
         nodeClaim.metadata.annotations?.[MinValuesRelaxedAnnotation] === 'true' ? 'true' : 'false',
+    });
+  }
+
+  /** Observes how long a disruption method evaluated, seconds. */
+  disruptionEvaluated(method: string, reason: string, seconds: number): void {
+    const type = consolidationType(method as Command['method']);
+    this.disruptionEvaluationDuration.observe(
+      { method, reason, consolidation_type: type },
+      seconds,
+    );
+  }
+
+  /** Counts a disruption command that started, overall and per NodePool of its candidates. */
+  disruptionDecision(command: Command): void {
+    const labels = {
+      decision: decision(command),
+      reason: command.reason,
+      consolidation_type: consolidationType(command.method),
+    };
+    this.disruptionDecisions.inc(labels);
+    for (const pool of new Set(command.candidates.map((c) => c.nodePoolName))) {
+      this.disruptionDecisionsByNodePool.inc({ ...labels, nodepool: pool });
+    }
+  }
+
+  /** Counts a NodeClaim deleted by disruption or expiration. */
+  nodeClaimDisrupted(
+    nodeClaim: NodeClaim,
+    reason: string,
+    terminationMode: 'graceful' | 'eventual' | 'forceful',
+    consolidationPolicy = '',
+  ): void {
+    const labels = nodeClaim.metadata.labels ?? {};
+    this.nodeClaimsDisrupted.inc({
+      reason,
+      nodepool: labels[NodePoolLabel] ?? '',
+      capacity_type: labels[CapacityTypeLabel] ?? '',
+      consolidation_policy: consolidationPolicy,
+      termination_mode: terminationMode,
     });
   }
 

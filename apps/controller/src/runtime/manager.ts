@@ -12,6 +12,9 @@
  * | node-trigger | Node name | Node events (disrupted taint); every Node at start |
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
  * | termination | Node name | Node events while the Node is deleting; deleting Nodes at start |
+ * | nodeclaim-disruption | NodeClaim name | NodeClaim events; NodePool events (its claims); its own requeue (Consolidatable/Drifted conditions, expiration) |
+ * | disruption | singleton | its own requeue (10 s poll; 15 s validation wait) |
+ * | disruption-queue | singleton | commands started; its own requeue (1 s while commands wait) |
  * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; sooner while an orphan waits to be 30 s old) |
  *
  * Watches report only changes made after they subscribe, and the informers list before the
@@ -27,7 +30,15 @@ import type { NodeClaim, Pod, RuntimeValidationOptions } from '@karpenter-ts/api
 import type { CloudProvider } from '@karpenter-ts/cloudprovider';
 import {
   Cluster,
+  DisruptionController,
+  Expiration,
   GarbageCollection,
+  NodeClaimDisruption,
+  NodePoolHash,
+  PodEvents,
+  type DisruptionObserver,
+  consolidationType,
+  decision,
   NodeClaimLifecycle,
   NodePoolCounter,
   NodePoolReadiness,
@@ -79,6 +90,8 @@ export interface ManagerOptions {
   readonly garbageCollection?: Partial<
     Omit<GarbageCollectionOptions, 'client' | 'cloudProvider' | 'clock'>
   >;
+  /** Feature gate `SpotToSpotConsolidation` (default false). */
+  readonly spotToSpotConsolidation?: boolean;
 }
 
 const Singleton = 'singleton';
@@ -89,6 +102,8 @@ export class Manager {
   readonly provisioner: Provisioner;
   /** The core garbage collection (its queue starts with {@link start}). */
   readonly garbageCollection: GarbageCollection;
+  /** The disruption controller and its orchestration queue (their queues start with {@link start}). */
+  readonly disruption: DisruptionController;
   readonly #o: ManagerOptions;
   readonly #queues: WorkQueue[] = [];
   readonly #unwatch: (() => void)[] = [];
@@ -117,6 +132,14 @@ export class Manager {
       client,
       cloudProvider: cloud('nodeclaim.garbagecollection'),
       clock,
+    });
+    this.disruption = new DisruptionController({
+      client,
+      cluster: this.cluster,
+      provisioner: this.provisioner,
+      clock,
+      spotToSpotConsolidation: options.spotToSpotConsolidation ?? false,
+      observer: disruptionMetrics(options),
     });
   }
 
@@ -154,6 +177,18 @@ export class Manager {
       clock,
     });
     const gc = this.garbageCollection;
+    const hash = new NodePoolHash({ client });
+    const claimDisruption = new NodeClaimDisruption({
+      client,
+      cloudProvider: cloud('nodeclaim.disruption'),
+      clock,
+    });
+    const expiration = new Expiration({
+      client,
+      clock,
+      onExpired: (nc) => metrics.nodeClaimDisrupted(nc, 'Expired', 'forceful'),
+    });
+    const podEvents = new PodEvents({ client, clock });
 
     const workers = { ...queueWorkers(1000), ...(this.#o.workers ?? {}) };
     const queue = (
@@ -174,7 +209,8 @@ export class Manager {
     const nodePools = queue('nodepool', async (name) => {
       const v = await validation.reconcile(name);
       const r = await readiness.reconcile(name);
-      return earliest(v, r);
+      const h = await hash.reconcile(name);
+      return earliest(earliest(v, r), h);
     });
     const counters = queue('nodepool-counter', (name) => counter.reconcile(name));
     const extra = this.#o.nodeClassReconcilers ?? [];
@@ -196,6 +232,16 @@ export class Manager {
     const nodeClaims = queue('nodeclaim', (name) => lifecycle.reconcile(name));
     const terminations = queue('termination', (name) => termination.reconcile(name));
     const garbage = queue('garbagecollection', () => gc.reconcile());
+    const claimConditions = queue('nodeclaim-disruption', async (name) =>
+      earliest(await claimDisruption.reconcile(name), await expiration.reconcile(name)),
+    );
+    const disruptionQueue = queue('disruption-queue', () => this.disruption.queue.reconcile());
+    const disruption = queue('disruption', async () => {
+      const before = this.disruption.queue.commands().length;
+      const result = await this.disruption.reconcile();
+      if (this.disruption.queue.commands().length > before) disruptionQueue.add(Singleton);
+      return result;
+    });
 
     // Counters fed from what the API server reports, only for objects created after start.
     const startedAt = Date.now() - 1000;
@@ -206,6 +252,16 @@ export class Manager {
       client.watch('NodePool', (e) => {
         nodePools.add(e.object.metadata.name ?? '');
         if (e.type !== 'DELETED') counters.add(e.object.metadata.name ?? '');
+        // A template or disruption change moves drift and consolidatable state of its claims.
+        if (e.type === 'MODIFIED') {
+          void client
+            .list('NodeClaim', {
+              labels: { 'karpenter.sh/nodepool': e.object.metadata.name ?? '' },
+            })
+            .then((claims) => {
+              for (const nc of claims) claimConditions.add(nc.metadata.name ?? '');
+            });
+        }
       }),
       client.watch('NodeClass', async (e) => {
         nodeClasses.add(e.object.metadata.name ?? '');
@@ -217,6 +273,7 @@ export class Manager {
       }),
       client.watch('NodeClaim', (e) => {
         nodeClaims.add(e.object.metadata.name ?? '');
+        if (e.type !== 'DELETED') claimConditions.add(e.object.metadata.name ?? '');
         if (e.type === 'DELETED') metrics.nodeClaimTerminated(e.object);
         // Gone before its launch result was written (e.g. deleted while no controller ran): its
         // instance, if any, has no owner now. Look now, not at the next 2 min pass (unless a
@@ -255,7 +312,10 @@ export class Manager {
       counters.add(pool.metadata.name ?? '');
     }
     for (const nc of await client.list('NodeClass')) nodeClasses.add(nc.metadata.name ?? '');
-    for (const nc of await client.list('NodeClaim')) nodeClaims.add(nc.metadata.name ?? '');
+    for (const nc of await client.list('NodeClaim')) {
+      nodeClaims.add(nc.metadata.name ?? '');
+      claimConditions.add(nc.metadata.name ?? '');
+    }
     // A pod pending since before a restart or a leader change may never change again (the
     // kube-scheduler's retries leave its status as it is): without this pass it never provisions.
     for (const pod of await client.list('Pod')) podTrigger.add(podKey(pod));
@@ -265,6 +325,8 @@ export class Manager {
       if (node.metadata?.deletionTimestamp !== undefined) terminations.add(name);
     }
     provisioner.add(Singleton);
+    disruption.add(Singleton);
+    this.#unwatch.push(podEvents.start());
     // First pass now, then every 2 min (upstream's singleton runs at start): instances leaked
     // while no controller ran are found right after a restart or a leader change.
     garbage.add(Singleton);
@@ -335,6 +397,54 @@ export class Manager {
       return out;
     };
   }
+}
+
+/** The disruption hooks, as upstream's metrics (karpenter-core.md 6.3). */
+function disruptionMetrics(options: ManagerOptions): DisruptionObserver {
+  const m = options.metrics;
+  const log = options.logger.child({ logger: 'controller.disruption' });
+  return {
+    evaluated: (method, reason, seconds) => m.disruptionEvaluated(method, reason, seconds),
+    eligibleNodes: (reason, count) => m.disruptionEligibleNodes.set({ reason }, count),
+    allowedDisruptions: (nodepool, reason, allowed) =>
+      m.allowedDisruptions.set({ nodepool, reason }, allowed),
+    commandStarted: (command) => {
+      m.disruptionDecision(command);
+      log.info(
+        {
+          method: command.method,
+          reason: command.reason,
+          nodes: command.candidates.map((c) => c.name),
+          replacements: command.replacements.map((r) => r.instanceTypeOptions[0]?.name ?? ''),
+          savingsUSDPerHour: Number(command.savings.toFixed(6)),
+        },
+        'disrupting node(s)',
+      );
+    },
+    nodeClaimCreated: (nc, reason) => m.nodeClaimCreated(nc, reason),
+    nodeClaimDisrupted: (nc, command) =>
+      m.nodeClaimDisrupted(
+        nc,
+        command.reason,
+        command.disruptionClass === 'eventual' && nc.spec.terminationGracePeriod !== undefined
+          ? 'eventual'
+          : 'graceful',
+        command.candidates[0]?.nodePool.spec.disruption?.consolidationPolicy ??
+          'WhenEmptyOrUnderutilized',
+      ),
+    failedValidation: (command, why) => {
+      m.failedValidations.inc({ consolidation_type: consolidationType(command.method) });
+      log.info({ method: command.method, why }, 'abandoning disruption command');
+    },
+    queueFailure: (command, why) => {
+      m.queueFailures.inc({
+        decision: decision(command),
+        reason: command.reason,
+        consolidation_type: consolidationType(command.method),
+      });
+      log.error({ method: command.method, why }, 'disruption command failed and was rolled back');
+    },
+  };
 }
 
 function earliest(a: ReconcileResult | void, b: ReconcileResult | void): ReconcileResult {

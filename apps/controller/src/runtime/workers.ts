@@ -9,8 +9,9 @@
  * | termination | 100 → 5000 | node termination |
  * | pod-trigger | 10 → 1000 | provisioning pod trigger |
  * | nodepool-counter | 10 → 1000 | NodePool counter |
+ * | nodeclaim-disruption | 10 → 1000 | NodeClaim disruption conditions and expiration |
  * | nodepool, nodeclass, node-trigger | 10 (fixed) | ours; not scaled |
- * | provisioner, garbagecollection | 1 | singletons |
+ * | provisioner, garbagecollection, disruption, disruption-queue | 1 | singletons |
  *
  * A worker here is an async reconcile in flight, not a thread: the bound is how many keys of a
  * queue are reconciled at once (a launch waits on the cloud for its whole create, so the
@@ -29,7 +30,10 @@ export type QueueName =
   | 'node-trigger'
   | 'nodeclaim'
   | 'termination'
-  | 'garbagecollection';
+  | 'garbagecollection'
+  | 'nodeclaim-disruption'
+  | 'disruption'
+  | 'disruption-queue';
 
 /** Workers (keys reconciled at once) of each queue. */
 export type QueueWorkers = Readonly<Record<QueueName, number>>;
@@ -64,5 +68,8 @@ export function queueWorkers(cpuRequestsMillicores: number): QueueWorkers {
     nodeclaim: linearScaleWorkers(cores, 1000, 5000),
     termination: linearScaleWorkers(cores, 100, 5000),
     garbagecollection: 1,
+    'nodeclaim-disruption': linearScaleWorkers(cores, 10, 1000),
+    disruption: 1,
+    'disruption-queue': 1,
   };
 }
