@@ -72,3 +72,69 @@ describe('NodePool limits, continued', () => {
     expect(JSON.parse(simulated.stdout).totals).toMatchObject({ pods: 1, scheduledPods: 1 });
   });
 });
+
+describe('workload quantities', () => {
+  const pod = (resources: string, containers = 1) => `apiVersion: v1
+kind: Pod
+metadata: { name: big }
+spec:
+  containers:
+${Array.from({ length: containers }, (_, i) => `    - { name: c${i}, image: nginx, resources: ${resources} }`).join('\n')}
+`;
+
+  it('refuses a DaemonSet memory request beyond Number.MAX_SAFE_INTEGER bytes, naming it', async () => {
+    const daemonSet = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: agent }
+spec:
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec:
+      containers: [{ name: a, image: agent, resources: { requests: { memory: 99999999999999999999 } } }]
+`;
+    const file = await writeManifests(daemonSet, POD);
+    await refusedByBoth(
+      file,
+      1,
+      'spec.template.spec.containers[0].resources.requests.memory: must be at most 9007199254740991 (Number.MAX_SAFE_INTEGER bytes, the most karpenter-ts counts exactly), got 100000000000000000000',
+    );
+  });
+
+  it.each([
+    [
+      '{ requests: { memory: 1e20 } }',
+      'requests.memory',
+      '9007199254740991',
+      'bytes',
+      '100000000000000000000',
+    ],
+    ['{ limits: { cpu: "1e16" } }', 'limits.cpu', '9007199254740991m', 'millicores', '"1e16"'],
+    [
+      '{ requests: { example.com/dongle: 1e17 } }',
+      'requests[example.com/dongle]',
+      '9007199254740991',
+      'units',
+      '100000000000000000',
+    ],
+  ])(
+    'refuses a pod asking %s, naming the field and the largest amount',
+    async (resources, field, max, unit, got) => {
+      const file = await writeManifests(pod(resources));
+      await refusedByBoth(
+        file,
+        1,
+        `spec.containers[0].resources.${field}: must be at most ${max} (Number.MAX_SAFE_INTEGER ${unit}, the most karpenter-ts counts exactly), got ${got}`,
+      );
+    },
+  );
+
+  it('refuses a pod whose containers together ask for more memory than can be counted exactly', async () => {
+    const file = await writeManifests(pod('{ requests: { memory: 5e15 } }', 2));
+    await refusedByBoth(
+      file,
+      1,
+      'spec: the pod requests 10000000000000000 bytes of memory in all (containers, init containers, overhead), beyond 9007199254740991 (Number.MAX_SAFE_INTEGER), the most karpenter-ts counts exactly',
+    );
+  });
+});

@@ -3,8 +3,18 @@
  * the CLI expands into pods: the shape the expansion needs, replica and parallelism counts,
  * resource quantities, and unknown fields.
  */
-import { compareQuantities, parseQuantity, type Quantity } from '@karpenter-ts/scheduling';
+import type { Pod } from '@karpenter-ts/api';
+import {
+  compareQuantities,
+  parseQuantity,
+  podRequests,
+  quantityToMilli,
+  quantityToValue,
+  type Quantity,
+  type ResourceList,
+} from '@karpenter-ts/scheduling';
 import type { KubeObject } from '../manifests/document.js';
+import { applyPodDefaults } from '../workloads/defaulting.js';
 import { unknownFields, type FieldProblem } from './unknown-fields.js';
 
 export type { FieldProblem } from './unknown-fields.js';
@@ -21,7 +31,9 @@ type Spec = Record<string, unknown>;
  *   least one container, and StatefulSet volumeClaimTemplate names;
  * - container, init container and pod-level `resources` and pod `overhead`: mappings of
  *   resource name to a valid quantity, never negative, and a request never above the limit
- *   of the same resource (the apiserver's ValidateResourceRequirements);
+ *   of the same resource (the apiserver's ValidateResourceRequirements); each within
+ *   Number.MAX_SAFE_INTEGER of its unit (cpu millicores, memory bytes), and so the pod's
+ *   total requests, since the scheduler counts them as exact integers;
  * - fields the kind's API type does not declare ({@link unknownFields}).
  *
  * Other kinds have no problems. Empty means the expansion can build its pods.
@@ -103,8 +115,20 @@ function claimTemplates(spec: Spec, add: Add): void {
   });
 }
 
-/** Resources of init containers, containers and the pod, then the pod's overhead. */
+/**
+ * Resources of init containers, containers and the pod, then the pod's overhead; when they are
+ * all valid, the pod's total requests as the scheduler counts them.
+ */
 function podSpecResources(podSpec: Spec, at: string, add: Add): void {
+  let valid = true;
+  resourceFields(podSpec, at, (path, message) => {
+    valid = false;
+    add(path, message);
+  });
+  if (valid) podTotals(podSpec, at, add);
+}
+
+function resourceFields(podSpec: Spec, at: string, add: Add): void {
   for (const list of ['initContainers', 'containers'] as const) {
     const containers = podSpec[list];
     if (containers === undefined || containers === null) continue;
@@ -172,9 +196,57 @@ function quantities(list: unknown, at: string, add: Add): Map<string, Written> {
     }
     if (quantity.nanos < 0n)
       add(field, `must be a non-negative quantity, got ${JSON.stringify(value)}`);
-    else good.set(name, { quantity, text: value });
+    else if (!countable(name, quantity)) {
+      const { max, unit } = exactRange(name);
+      add(
+        field,
+        `must be at most ${max} (Number.MAX_SAFE_INTEGER ${unit}, the most karpenter-ts counts exactly), got ${JSON.stringify(value)}`,
+      );
+    } else good.set(name, { quantity, text: value });
   }
   return good;
+}
+
+const MEMORY_LIKE = /^(memory|ephemeral-storage|storage|hugepages-.+)$/;
+
+/** Whether the scheduler can hold `quantity` of resource `name` as an exact integer of its unit. */
+function countable(name: string, quantity: Quantity): boolean {
+  try {
+    if (name === 'cpu') quantityToMilli(quantity);
+    else quantityToValue(quantity);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The largest amount of resource `name` the scheduler counts exactly, and its unit. */
+function exactRange(name: string): { max: string; unit: string } {
+  const max = String(Number.MAX_SAFE_INTEGER);
+  if (name === 'cpu') return { max: `${max}m`, unit: 'millicores' };
+  return { max, unit: MEMORY_LIKE.test(name) ? 'bytes' : 'units' };
+}
+
+/**
+ * The pod's requests as the scheduler adds them up (containers, sidecars, init containers,
+ * overhead, after the apiserver's defaulting) must stay exact integers too.
+ */
+function podTotals(podSpec: Spec, at: string, add: Add): void {
+  let totals: ResourceList;
+  try {
+    const pod = { spec: structuredClone(podSpec) } as unknown as Pod;
+    totals = podRequests(applyPodDefaults(pod, 'default'));
+  } catch {
+    return; // the per-field checks report what does not parse
+  }
+  for (const [name, amount] of Object.entries(totals)) {
+    if (Number.isSafeInteger(amount)) continue;
+    const unit = exactRange(name).unit;
+    add(
+      at,
+      `the pod requests ${BigInt(amount)} ${unit} of ${name} in all (containers, init containers, overhead), beyond ${Number.MAX_SAFE_INTEGER} (Number.MAX_SAFE_INTEGER), the most karpenter-ts counts exactly`,
+    );
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
