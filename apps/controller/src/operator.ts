@@ -264,6 +264,7 @@ export async function startOperator(
       },
       validation: { extraWellKnownLabels: wiring.extraWellKnownLabels },
       spotToSpotConsolidation: options.featureGates.SpotToSpotConsolidation,
+      nodeRepair: options.featureGates.NodeRepair,
       periodic: wiring.periodic,
       nodeClassReconcilers: wiring.nodeClassReconcilers,
       ...(wiring.garbageCollection !== undefined

@@ -30,6 +30,7 @@ describe('operator metrics', () => {
         'karpenter_nodeclaims_created_total counter',
         'karpenter_nodeclaims_terminated_total counter',
         'karpenter_nodeclaims_disrupted_total counter',
+        'karpenter_nodeclaims_unhealthy_disrupted_total counter',
         'karpenter_nodepools_allowed_disruptions gauge',
         'karpenter_nodes_created_total counter',
         'karpenter_nodes_terminated_total counter',

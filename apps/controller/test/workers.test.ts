@@ -30,6 +30,7 @@ describe('reconcile workers from --cpu-requests', () => {
       'nodeclaim-disruption': 10,
       disruption: 1,
       'disruption-queue': 1,
+      'node-health': 10,
     });
   });
 

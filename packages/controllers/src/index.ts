@@ -73,3 +73,4 @@ export * from './nodeclaim/expiration/controller.js';
 export * from './nodeclaim/podevents/controller.js';
 export * from './nodepool/hash/controller.js';
 export * from './simulation/replica-sets.js';
+export * from './node/health/controller.js';

@@ -58,6 +58,9 @@ export class OperatorMetrics {
   readonly failedValidations: Counter<'consolidation_type'>;
   readonly queueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
   readonly consolidationTimeouts: Counter<'consolidation_type'>;
+  readonly nodeClaimsUnhealthyDisrupted: Counter<
+    'condition' | 'nodepool' | 'capacity_type' | 'image_id'
+  >;
   /** client-go's leader election gauge: 1 while this replica holds the Lease `name`, else 0. */
   readonly leaderElectionStatus: Gauge<'name'>;
   #source: MetricsSource | undefined;
@@ -194,6 +197,12 @@ export class OperatorMetrics {
       labelNames: ['consolidation_type'],
       registers,
     });
+    this.nodeClaimsUnhealthyDisrupted = new Counter({
+      name: 'karpenter_nodeclaims_unhealthy_disrupted_total',
+      help: 'Number of unhealthy nodeclaims disrupted in total by Karpenter. Labeled by condition on the node was disrupted, the owning nodepool, capacity type and image ID.',
+      labelNames: ['condition', 'nodepool', 'capacity_type', 'image_id'],
+      registers,
+    });
     this.leaderElectionStatus = new Gauge({
       name: 'leader_election_master_status',
       help: '1 while this replica holds the leader election Lease named by the label, 0 while it waits.',
@@ -318,6 +327,17 @@ export class OperatorMetrics {
       capacity_type: labels[CapacityTypeLabel] ?? '',
       consolidation_policy: consolidationPolicy,
       termination_mode: terminationMode,
+    });
+  }
+
+  /** Counts a NodeClaim node repair replaced, by the node condition that made it unhealthy. */
+  nodeClaimUnhealthyDisrupted(nodeClaim: NodeClaim, condition: string): void {
+    const labels = nodeClaim.metadata.labels ?? {};
+    this.nodeClaimsUnhealthyDisrupted.inc({
+      condition,
+      nodepool: labels[NodePoolLabel] ?? '',
+      capacity_type: labels[CapacityTypeLabel] ?? '',
+      image_id: nodeClaim.status?.imageID ?? '',
     });
   }
 

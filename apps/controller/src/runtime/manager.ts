@@ -13,6 +13,7 @@
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
  * | termination | Node name | Node events while the Node is deleting; deleting Nodes at start |
  * | nodeclaim-disruption | NodeClaim name | NodeClaim events; NodePool events (its claims); its own requeue (Consolidatable/Drifted conditions, expiration) |
+ * | node-health | Node name | Node events, when the NodeRepair gate is on; its own requeue |
  * | disruption | singleton | its own requeue (10 s poll; 15 s validation wait) |
  * | disruption-queue | singleton | commands started; its own requeue (1 s while commands wait) |
  * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; sooner while an orphan waits to be 30 s old) |
@@ -34,6 +35,7 @@ import {
   Expiration,
   GarbageCollection,
   NodeClaimDisruption,
+  NodeHealth,
   NodePoolHash,
   PodEvents,
   type DisruptionObserver,
@@ -92,6 +94,8 @@ export interface ManagerOptions {
   >;
   /** Feature gate `SpotToSpotConsolidation` (default false). */
   readonly spotToSpotConsolidation?: boolean;
+  /** Feature gate `NodeRepair` (default false): run node repair with the provider's policies. */
+  readonly nodeRepair?: boolean;
 }
 
 const Singleton = 'singleton';
@@ -189,6 +193,12 @@ export class Manager {
       onExpired: (nc) => metrics.nodeClaimDisrupted(nc, 'Expired', 'forceful'),
     });
     const podEvents = new PodEvents({ client, clock });
+    const health = new NodeHealth({
+      client,
+      cloudProvider: cloud('node.health'),
+      clock,
+      onRepaired: (nc, condition) => metrics.nodeClaimUnhealthyDisrupted(nc, condition),
+    });
 
     const workers = { ...queueWorkers(1000), ...(this.#o.workers ?? {}) };
     const queue = (
@@ -235,6 +245,7 @@ export class Manager {
     const claimConditions = queue('nodeclaim-disruption', async (name) =>
       earliest(await claimDisruption.reconcile(name), await expiration.reconcile(name)),
     );
+    const nodeHealth = queue('node-health', (name) => health.reconcile(name));
     const disruptionQueue = queue('disruption-queue', () => this.disruption.queue.reconcile());
     const disruption = queue('disruption', async () => {
       const before = this.disruption.queue.commands().length;
@@ -288,6 +299,7 @@ export class Manager {
         else if (e.type === 'ADDED' && createdSinceStart(node.metadata?.creationTimestamp))
           metrics.nodeCreated(node);
         if (e.type !== 'DELETED') nodeTrigger.add(name);
+        if (e.type !== 'DELETED' && this.#o.nodeRepair === true) nodeHealth.add(name);
         if (node.metadata?.deletionTimestamp !== undefined && e.type !== 'DELETED')
           terminations.add(name);
         void this.#claimOf(node.spec?.providerID).then((claim) => {

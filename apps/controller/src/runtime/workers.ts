@@ -10,6 +10,7 @@
  * | pod-trigger | 10 → 1000 | provisioning pod trigger |
  * | nodepool-counter | 10 → 1000 | NodePool counter |
  * | nodeclaim-disruption | 10 → 1000 | NodeClaim disruption conditions and expiration |
+ * | node-health | 10 → 1000 | node repair (gate NodeRepair) |
  * | nodepool, nodeclass, node-trigger | 10 (fixed) | ours; not scaled |
  * | provisioner, garbagecollection, disruption, disruption-queue | 1 | singletons |
  *
@@ -33,7 +34,8 @@ export type QueueName =
   | 'garbagecollection'
   | 'nodeclaim-disruption'
   | 'disruption'
-  | 'disruption-queue';
+  | 'disruption-queue'
+  | 'node-health';
 
 /** Workers (keys reconciled at once) of each queue. */
 export type QueueWorkers = Readonly<Record<QueueName, number>>;
@@ -71,5 +73,6 @@ export function queueWorkers(cpuRequestsMillicores: number): QueueWorkers {
     'nodeclaim-disruption': linearScaleWorkers(cores, 10, 1000),
     disruption: 1,
     'disruption-queue': 1,
+    'node-health': linearScaleWorkers(cores, 10, 1000),
   };
 }

@@ -6,7 +6,7 @@
  * the provisioner, the node claim lifecycle for every NodeClaim, the NodeClaim disruption
  * conditions and expiration (each NodeClaim when its requeue time comes or it or its NodePool
  * changed), the disruption controller (on its requeue) and its orchestration queue, the kubelet
- * stand-in, node termination for every deleting Node, and garbage collection when due; then the
+ * stand-in, node repair (gate `NodeRepair`), node termination for every deleting Node, and garbage collection when due; then the
  * clock moves one tick. Pod events reach their controller through a watch. Reconcilers are
  * level-triggered and idempotent, so running most of them every tick is correct, only less
  * economical than honoring each requeue time.
@@ -23,6 +23,7 @@ import { NodePoolHash } from '../nodepool/hash/controller.js';
 import { NodeClaimDisruption } from '../nodeclaim/disruption/controller.js';
 import { Expiration } from '../nodeclaim/expiration/controller.js';
 import { PodEvents } from '../nodeclaim/podevents/controller.js';
+import { NodeHealth } from '../node/health/controller.js';
 import { DisruptionController } from '../disruption/controller.js';
 import type { DisruptionObserver } from '../disruption/observer.js';
 import type { ReconcileResult } from '../reconciler.js';
@@ -54,6 +55,8 @@ export interface ControllerLoopOptions {
   readonly disruption?: boolean;
   /** Feature gate `SpotToSpotConsolidation`; default false. */
   readonly spotToSpotConsolidation?: boolean;
+  /** Feature gate `NodeRepair`: replace nodes the provider's repair policies call unhealthy; default false. */
+  readonly nodeRepair?: boolean;
   readonly disruptionObserver?: DisruptionObserver;
 }
 
@@ -72,6 +75,7 @@ export class ControllerLoop {
   readonly expiration: Expiration;
   readonly podEvents: PodEvents;
   readonly disruption: DisruptionController;
+  readonly nodeHealth: NodeHealth;
   readonly kubelet: SimKubelet;
   readonly kubeScheduler: SimKubeScheduler | undefined;
   /** Workloads whose pods come back after an eviction (register them with `add`). */
@@ -103,6 +107,7 @@ export class ControllerLoop {
     this.nodeClaimDisruption = new NodeClaimDisruption({ client, cloudProvider, clock });
     this.expiration = new Expiration({ client, clock });
     this.podEvents = new PodEvents({ client, clock });
+    this.nodeHealth = new NodeHealth({ client, cloudProvider, clock });
     this.disruption = new DisruptionController({
       client,
       cluster: this.cluster,
@@ -162,6 +167,10 @@ export class ControllerLoop {
       await this.disruption.queue.reconcile();
     }
     await this.kubelet.reconcile();
+    if (this.o.nodeRepair === true) {
+      for (const node of await client.list('Node'))
+        await this.nodeHealth.reconcile(node.metadata?.name ?? '');
+    }
     for (const node of await client.list('Node')) {
       if (node.metadata?.deletionTimestamp !== undefined)
         await this.termination.reconcile(node.metadata?.name ?? '');
