@@ -5,7 +5,12 @@ import { NodeHealth } from '../src/index.js';
 import { apply, provisionNodes, readyNodePool, testEnv, type TestEnv } from './helpers.js';
 
 /** Sets the Node's Ready condition, transitioned `minutesAgo` before now. */
-async function setReady(env: TestEnv, node: Node, status: 'True' | 'False', minutesAgo: number) {
+async function setReady(
+  env: TestEnv,
+  node: Node,
+  status: 'True' | 'False' | 'Unknown',
+  minutesAgo: number,
+) {
   const latest = await env.client.get('Node', { name: node.metadata?.name ?? '' });
   if (latest === undefined) throw new Error('node gone');
   latest.status = {
