@@ -13,8 +13,9 @@
  * the replacement may be spot (the spot-to-spot path, behind `SpotToSpotConsolidation`), kept
  * only when their worst-case launch price is below the candidates' total price and minValues
  * still hold; a replacement that may be spot or on-demand is restricted to spot, since the price
- * filter assumed spot. Spot to spot keeps options cheaper than the candidates and, for a single
- * candidate, needs at least 15 of them and takes the 15 cheapest (or as many as minValues need).
+ * filter assumed spot. Spot to spot keeps options whose worst-case spot price is below the
+ * candidates' (as upstream) and, for a single candidate, needs at least 15 of them and takes the
+ * 15 cheapest (or as many as minValues need).
  */
 import type { Pod } from '@karpenter-ts/api';
 import { Labels } from '@karpenter-ts/api';
@@ -135,10 +136,13 @@ function spotToSpot(
   const spotReqs = claim.requirements
     .copy()
     .add(Requirement.create(Labels.CapacityType, 'In', ['spot']));
-  let cheaper = options.filter((it) => {
-    const o = cheapestOffering(it.offerings, spotReqs);
-    return o !== undefined && o.price < candidatePrice;
-  });
+  // Upstream filters spot options by their worst-case launch price too
+  // (RemoveInstanceTypeOptionsByPriceAndMinValues): a spot launch may land in any zone.
+  let cheaper = options.filter(
+    (it) =>
+      worstCaseLaunchPrice(availableCompatibleOfferings(it.offerings, spotReqs), spotReqs) <
+      candidatePrice,
+  );
   if (candidates.length === 1) {
     if (cheaper.length < MinInstanceTypesForSpotToSpot) {
       return {
