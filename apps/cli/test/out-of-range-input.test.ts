@@ -138,3 +138,91 @@ spec:
     );
   });
 });
+
+describe('workload fields of the wrong Kubernetes type', () => {
+  const deployment = (spec: string, podSpec = '') => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+${spec}
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+${podSpec}
+      containers: [{ name: c, image: nginx, resources: { requests: { cpu: 100m } } }]
+`;
+
+  it.each([
+    [
+      deployment('  replicas: 2147483648'),
+      'spec.replicas: must be an integer (int32, at most 2147483647), got integer 2147483648',
+    ],
+    [
+      deployment('  replicas: 1.0e+308'),
+      'spec.replicas: must be an integer (int32, at most 2147483647), got number 1e+308',
+    ],
+    [
+      deployment('  replicas: 2', '      topologySpreadConstraints: 5'),
+      'spec.template.spec.topologySpreadConstraints: must be an array, got integer 5',
+    ],
+    [
+      deployment('  replicas: 2', '      tolerations: { key: gpu, operator: Exists }'),
+      'spec.template.spec.tolerations: must be an array, got object {"key":"gpu","operator":"Exists"}',
+    ],
+    [
+      deployment('  replicas: 2', '      nodeSelector: { tier: 1 }'),
+      'spec.template.spec.nodeSelector.tier: must be a string, got integer 1 (write it in quotes: "1")',
+    ],
+    [
+      deployment('  replicas: 2', '      hostNetwork: yes'),
+      'spec.template.spec.hostNetwork: must be a boolean, got string "yes" (YAML 1.2 reads an unquoted yes as a string, where kubectl\'s YAML 1.1 reads a boolean: write true or false)',
+    ],
+    [
+      deployment('  strategy: { rollingUpdate: { maxSurge: [1] } }'),
+      'spec.strategy.rollingUpdate.maxSurge: must be an integer or a string (int32), got array [1]',
+    ],
+    [
+      `apiVersion: batch/v1
+kind: Job
+metadata: { name: batch }
+spec:
+  parallelism: 3000000000
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{ name: c, image: busybox }]
+`,
+      'spec.parallelism: must be an integer (int32, at most 2147483647), got integer 3000000000',
+    ],
+  ])('refuses %#: validate and simulate name the field and its type', async (manifest, problem) => {
+    const file = await writeManifests(manifest);
+    await refusedByBoth(file, 1, problem);
+  });
+
+  it('accepts the types as Kubernetes writes them: int-or-string, quantities as numbers, null', async () => {
+    const file = await writeManifests(
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web, creationTimestamp: null, labels: { app: web } }
+spec:
+  replicas: 2
+  strategy: { type: RollingUpdate, rollingUpdate: { maxSurge: "25%", maxUnavailable: 1 } }
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      tolerations: null
+      volumes: [{ name: cache, emptyDir: { sizeLimit: 1073741824 } }]
+      containers:
+        - name: c
+          image: nginx
+          ports: [{ containerPort: 80 }]
+          readinessProbe: { httpGet: { path: /, port: http } }
+          resources: { requests: { cpu: 0.5, memory: 1073741824 } }
+`,
+    );
+    expect(await cli('validate', file)).toMatchObject({ code: 0, stderr: '' });
+    expect((await cli('simulate', file, '--cloud', 'sim')).code).toBe(0);
+  });
+});

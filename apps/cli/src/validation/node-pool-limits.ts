@@ -3,8 +3,7 @@
  * too, but a negative limit is always exceeded, so Karpenter never launches from such a pool.
  */
 import { parseQuantity } from '@karpenter-ts/scheduling';
-import type { FieldProblem } from './unknown-fields.js';
-import { keyPath } from './workload-problems.js';
+import { keyPath, type FieldProblem } from './api-fields.js';
 
 /**
  * A problem for each negative limit of `nodePool` (paths relative to the object). Limits that

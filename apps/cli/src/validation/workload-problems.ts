@@ -15,9 +15,9 @@ import {
 } from '@karpenter-ts/scheduling';
 import type { KubeObject } from '../manifests/document.js';
 import { applyPodDefaults } from '../workloads/defaulting.js';
-import { unknownFields, type FieldProblem } from './unknown-fields.js';
+import { apiFieldProblems, keyPath, type FieldProblem } from './api-fields.js';
 
-export type { FieldProblem } from './unknown-fields.js';
+export type { FieldProblem } from './api-fields.js';
 
 type Spec = Record<string, unknown>;
 
@@ -34,7 +34,9 @@ type Spec = Record<string, unknown>;
  *   of the same resource (the apiserver's ValidateResourceRequirements); each within
  *   Number.MAX_SAFE_INTEGER of its unit (cpu millicores, memory bytes), and so the pod's
  *   total requests, since the scheduler counts them as exact integers;
- * - fields the kind's API type does not declare ({@link unknownFields}).
+ * - fields the kind's API type does not declare, and values of the wrong type for it (a list,
+ *   a mapping, a string, an int32, …: {@link apiFieldProblems}); a problem above that lies on,
+ *   inside or around a wrong-type field is left out, as the type says it better.
  *
  * Other kinds have no problems. Empty means the expansion can build its pods.
  */
@@ -78,8 +80,16 @@ export function workloadProblems(object: KubeObject): FieldProblem[] {
     default:
       return [];
   }
-  problems.push(...unknownFields(object));
-  return problems;
+  const fields = apiFieldProblems(object);
+  const wrongTypes = fields.filter((f) => f.rule === 'type').map((f) => f.path);
+  return [...problems.filter((p) => !wrongTypes.some((path) => overlaps(path, p.path))), ...fields];
+}
+
+/** Whether one field path is the other or lies inside it (`a.b` and `a.b[0].c`). */
+function overlaps(a: string, b: string): boolean {
+  const inside = (outer: string, inner: string) =>
+    inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+  return inside(a, b) || inside(b, a);
 }
 
 type Add = (path: string, message: string) => void;
@@ -255,12 +265,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
-}
-
-/**
- * `at.cpu`, but `at[nvidia.com/gpu]` for a map key with dots or slashes, which a dotted path
- * would make ambiguous (the apiserver writes every map key in brackets).
- */
-export function keyPath(at: string, key: string): string {
-  return /[./]/.test(key) ? `${at}[${key}]` : `${at}.${key}`;
 }
