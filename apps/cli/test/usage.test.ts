@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseScale } from '../src/commands/options.js';
-import { UsageError } from '../src/errors.js';
+import { ManifestError, UsageError } from '../src/errors.js';
 import { parseManifestText } from '../src/manifests/parse.js';
 import { expandWorkloads } from '../src/workloads/expand.js';
 import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
 
 const EXAMPLE_WORKLOADS = '../../examples/workloads';
 
@@ -64,6 +65,53 @@ describe('--scale', () => {
     expect(() => expandWorkloads(documents, { scale: 3, maxPendingPods: 6 })).toThrow(
       '--scale 3: the input would expand to more than 6 pending pods (Deployment default/web alone makes 9); use a smaller --scale',
     );
+  });
+
+  it('blames the workload and its field, not --scale, when the input itself makes more pods than the cap', () => {
+    const deployment = (name: string, replicas: number) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ${name} }\nspec:\n  replicas: ${replicas}\n  template: { spec: { containers: [{ name: c, image: nginx }] } }\n`;
+    const job =
+      'apiVersion: batch/v1\nkind: CronJob\nmetadata: { name: nightly }\nspec:\n  schedule: "@daily"\n  jobTemplate:\n    spec:\n      parallelism: 9\n      completions: 8\n      template: { spec: { restartPolicy: Never, containers: [{ name: c, image: busybox }] } }\n';
+    const read = (...texts: string[]) =>
+      parseManifestText(texts.join('---\n'), 'in.yaml').documents;
+    const fails = (documents: ReturnType<typeof read>, scale?: number) => {
+      try {
+        expandWorkloads(documents, { maxPendingPods: 6, ...(scale ? { scale } : {}) });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected the expansion to fail');
+    };
+    const alone = fails(read(deployment('web', 7)));
+    expect(alone).toBeInstanceOf(ManifestError);
+    expect(alone).toMatchObject({
+      exitCode: 1,
+      message:
+        'in.yaml:1 spec.replicas: Deployment default/web makes 7 pending pods, more than the 6 a simulation holds',
+    });
+    expect(
+      expandWorkloads(read(deployment('web', 7)), { scale: 0.5, maxPendingPods: 6 }).pending,
+    ).toHaveLength(4);
+    expect(fails(read(deployment('a', 4), deployment('b', 3)), 1)).toMatchObject({
+      exitCode: 1,
+      message:
+        'in.yaml:2 spec.replicas: Deployment default/b makes 3 pending pods, which bring the input past the 6 a simulation holds',
+    });
+    expect(fails(read(deployment('a', 1), job))).toMatchObject({
+      message:
+        'in.yaml:2 spec.jobTemplate.spec.completions: CronJob default/nightly makes 8 pending pods, more than the 6 a simulation holds',
+    });
+  });
+
+  it('exits 1 naming the file, document and field for a huge replicas without --scale', async () => {
+    const file = await writeManifests(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: 2147483647\n  template: { spec: { containers: [{ name: c, image: nginx }] } }\n',
+    );
+    const { code, stderr } = await cli('simulate', file);
+    expect(stderr).toBe(
+      `karpenter-ts: error: ${file}:1 spec.replicas: Deployment default/web makes 2,147,483,647 pending pods, more than the 400,000 a simulation holds\n`,
+    );
+    expect(code).toBe(1);
   });
 
   it('exits 2 at once for a --scale that would make more than 400,000 pods (the cap sized to the default Node heap)', async () => {

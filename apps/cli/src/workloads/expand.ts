@@ -46,8 +46,10 @@ export interface ExpandOptions {
   /** Creation time stamped on pods (and the CronJob's scheduled time); default now. */
   now?: Date;
   /**
-   * Most pending pods the expansion may make (default {@link MAX_PENDING_PODS}); a workload
-   * that would pass it raises a UsageError naming `--scale` before any of its pods is built.
+   * Most pending pods the expansion may make (default {@link MAX_PENDING_PODS}). A workload
+   * that passes it raises, before any of its pods is built, a ManifestError naming the
+   * workload's count field when the input alone (unscaled) passes it, else a UsageError naming
+   * `--scale`.
    */
   maxPendingPods?: number;
 }
@@ -120,7 +122,11 @@ export function expandWorkloads(
   const out = emptyResult();
   // Two passes: the first only counts (so an oversized --scale fails before any pod is built,
   // not after filling the heap), the second builds the pods.
-  const budget = { max: options.maxPendingPods ?? MAX_PENDING_PODS, counted: 0 };
+  const budget: Budget = {
+    max: options.maxPendingPods ?? MAX_PENDING_PODS,
+    counted: 0,
+    unscaled: 0,
+  };
   for (const counting of [true, false]) {
     const target = counting ? emptyResult() : out;
     for (const doc of documents) {
@@ -145,6 +151,13 @@ function emptyResult(): ExpandedWorkloads {
 
 type Spec = Record<string, unknown>;
 
+/** Pending pods counted so far, scaled and as written, against the cap. */
+interface Budget {
+  readonly max: number;
+  counted: number;
+  unscaled: number;
+}
+
 /** Builds the pods of one workload that {@link workloadProblems} found no problem in. */
 class Context {
   private readonly object: KubeObject;
@@ -159,7 +172,7 @@ class Context {
     private readonly now: Date,
     private readonly out: ExpandedWorkloads,
     /** Set in the counting pass: pods are counted against `max`, not built. */
-    private readonly budget?: { max: number; counted: number },
+    private readonly budget?: Budget,
   ) {
     this.object = doc.object;
     this.namespace = this.object.metadata?.namespace ?? 'default';
@@ -222,7 +235,7 @@ class Context {
     labels: Record<string, string> = {},
   ): void {
     const template = spec.template as PodTemplateSpec;
-    const count = this.reserve(scaleCount(countOf(spec, 'replicas', 1), this.scale));
+    const count = this.reserve(countOf(spec, 'replicas', 1), 'spec.replicas');
     const namer = new SuffixNamer(owner);
     for (let i = 0; i < count; i++)
       this.addPending(this.makePod(template, namer.next(), ownerRef, labels));
@@ -231,7 +244,7 @@ class Context {
   private statefulSet(): void {
     const spec = this.spec();
     const template = spec.template as PodTemplateSpec;
-    const count = this.reserve(scaleCount(countOf(spec, 'replicas', 1), this.scale));
+    const count = this.reserve(countOf(spec, 'replicas', 1), 'spec.replicas');
     const claimTemplates = Array.isArray(spec.volumeClaimTemplates)
       ? spec.volumeClaimTemplates
       : [];
@@ -276,12 +289,14 @@ class Context {
     }
   }
 
-  private job(jobName: string, spec: Spec, ownerRef: OwnerRef): void {
+  /** The pods of a Job's `spec`, found at field path `at` of the object. */
+  private job(jobName: string, spec: Spec, ownerRef: OwnerRef, at = 'spec'): void {
     const template = spec.template as PodTemplateSpec;
     if (spec.suspend === true) return;
     const parallelism = countOf(spec, 'parallelism', 1);
     const completions = countOf(spec, 'completions', parallelism);
-    const count = this.reserve(scaleCount(Math.min(parallelism, completions), this.scale));
+    const field = completions < parallelism ? 'completions' : 'parallelism';
+    const count = this.reserve(Math.min(parallelism, completions), `${at}.${field}`);
     const indexed = spec.completionMode === 'Indexed';
     const uid = ownerRef.uid;
     const labels = {
@@ -307,7 +322,7 @@ class Context {
     const jobSpec = (spec.jobTemplate as { spec: Spec }).spec;
     const minutes = Math.floor(this.now.getTime() / 60_000);
     const jobName = `${this.name}-${minutes}`;
-    this.job(jobName, jobSpec, this.ownerRef('Job', jobName));
+    this.job(jobName, jobSpec, this.ownerRef('Job', jobName), 'spec.jobTemplate.spec');
   }
 
   private daemonSet(): void {
@@ -378,13 +393,31 @@ class Context {
   }
 
   /**
-   * In the counting pass, adds `count` to the budget (raising a UsageError naming --scale past
-   * its max) and returns 0 so no pod is built; otherwise returns `count`.
+   * The scaled pod count of a workload whose `field` asks for `written` pods. In the counting
+   * pass, adds it to the budget and returns 0 so no pod is built; past the budget's max it
+   * raises a ManifestError naming `field` when the written counts pass it and --scale is at
+   * least 1 (the input is too big as written), else a UsageError naming --scale.
    */
-  private reserve(count: number): number {
+  private reserve(written: number, field: string): number {
+    const count = scaleCount(written, this.scale);
     if (!this.budget) return count;
     this.budget.counted += count;
-    if (this.budget.counted > this.budget.max) {
+    this.budget.unscaled += written;
+    const { max } = this.budget;
+    // Below 1, --scale is what crossed the cap; otherwise the input did, as written.
+    if (this.scale >= 1 && this.budget.unscaled > max) {
+      const workload = `${this.object.kind} ${this.namespace}/${this.name}`;
+      const made = `${workload} makes ${written.toLocaleString('en-US')} pending pods`;
+      throw new ManifestError(
+        this.doc.file,
+        this.doc.document,
+        written > max
+          ? `${made}, more than the ${max.toLocaleString('en-US')} a simulation holds`
+          : `${made}, which bring the input past the ${max.toLocaleString('en-US')} a simulation holds`,
+        fieldPath(this.doc, field),
+      );
+    }
+    if (this.budget.counted > max) {
       throw new UsageError(
         `--scale ${this.scale}: the input would expand to more than ${this.budget.max.toLocaleString('en-US')} pending pods ` +
           `(${this.object.kind} ${this.namespace}/${this.name} alone makes ${count.toLocaleString('en-US')}); use a smaller --scale`,
