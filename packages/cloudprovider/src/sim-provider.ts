@@ -64,6 +64,13 @@ export interface SimCloudProviderOptions {
    * reservation counts stay in memory (upstream keeps its offering cache in the controller too).
    */
   readonly store?: SimMachineStore;
+  /**
+   * Label keys a NodeClaim may require although an offering leaves them undefined (see
+   * isOfferingCompatible; default the well-known labels). A sim over a real provider's catalog
+   * passes that provider's well-known labels too (`karpenter.azure.com/sku-family`, ...), as the
+   * provider's own launch does.
+   */
+  readonly allowUndefinedLabels?: ReadonlySet<string>;
 }
 
 /** Matches offerings; an omitted field matches every value. */
@@ -120,6 +127,7 @@ export class SimCloudProvider implements CloudProvider {
   readonly #reservationsUsed = new Map<string, number>();
   readonly #drift = new Map<string, string>();
   readonly #notReadyNodeClasses = new Set<string>();
+  readonly #allowUndefined: ReadonlySet<string> | undefined;
   #nextCreateErrors: Error[] = [];
 
   constructor(options: SimCloudProviderOptions) {
@@ -133,6 +141,7 @@ export class SimCloudProvider implements CloudProvider {
     this.#iceTtlMs = ttl * 1000;
     this.#imageID = options.imageID ?? 'sim-image';
     this.#store = options.store;
+    this.#allowUndefined = options.allowUndefinedLabels;
     this.#repairPolicies = options.repairPolicies ?? [
       { conditionType: 'Ready', conditionStatus: 'False', tolerationSeconds: 600 },
       { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationSeconds: 600 },
@@ -172,7 +181,10 @@ export class SimCloudProvider implements CloudProvider {
       if (!requirements.isIntersecting(instanceType.requirements)) continue;
       if (!fits(requests, instanceType.allocatable())) continue;
       for (const offering of instanceType.offerings) {
-        if (offering.available && isOfferingCompatible(offering, requirements)) {
+        if (
+          offering.available &&
+          isOfferingCompatible(offering, requirements, this.#allowUndefined)
+        ) {
           candidates.push({ instanceType, offering });
         }
       }

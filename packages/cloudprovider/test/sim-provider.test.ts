@@ -1,4 +1,4 @@
-import { Requirements } from '@karpenter-ts/scheduling';
+import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '@karpenter-ts/scheduling';
 import { describe, expect, it } from 'vitest';
 import {
   CreateError,
@@ -88,6 +88,37 @@ describe('SimCloudProvider.create', () => {
     const sim = new SimCloudProvider({ instanceTypes: twoTypes() });
     const launched = await sim.create(nodeClaim({ requests: { cpu: '3', memory: '1Gi' } }));
     expect(launched.metadata.labels?.['node.kubernetes.io/instance-type']).toBe('big');
+  });
+
+  it("launches on offerings that pin a provider label the claim leaves open, once told the label is the provider's", async () => {
+    // Azure's offerings pin karpenter.azure.com/placement-scope, which no NodeClaim requires.
+    const placed = twoTypes().map((it) =>
+      createInstanceType({
+        name: it.name,
+        requirements: it.requirements,
+        offerings: it.offerings.map((o) =>
+          createOffering({
+            zone: o.zone,
+            capacityType: o.capacityType,
+            price: o.price,
+            labels: { 'example.com/placement-scope': 'zonal' },
+          }),
+        ),
+        capacity: it.capacity,
+      }),
+    );
+    await expect(
+      new SimCloudProvider({ instanceTypes: placed }).create(nodeClaim()),
+    ).rejects.toBeInstanceOf(InsufficientCapacityError);
+    const sim = new SimCloudProvider({
+      instanceTypes: placed,
+      allowUndefinedLabels: new Set([
+        ...WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
+        'example.com/placement-scope',
+      ]),
+    });
+    const launched = await sim.create(nodeClaim());
+    expect(launched.metadata.labels?.['node.kubernetes.io/instance-type']).toBe('small');
   });
 
   it('raises InsufficientCapacityError when no option fits', async () => {
