@@ -104,6 +104,26 @@ describe('crdValidator', () => {
     expect(widgets.validate(widget({ replicas: 1.5 })).map((v) => v.rule)).toEqual(['anyOf']);
   });
 
+  test('drops a null where the schema is neither nullable nor defaulted, as the apiserver prunes it', () => {
+    expect(widgets.validate(widget({ extra: null, tags: { a: null }, note: null }))).toEqual([]);
+    expect(
+      widgets.applyDefaults(widget({ extra: null, tags: null, size: null, note: null })),
+    ).toEqual(widget({ size: 'small', ports: [], note: null }));
+    // Items of a list are not pruned: a null item is still not an object.
+    expect(widgets.validate(widget({ ports: [null] })).map((v) => [v.path, v.rule])).toEqual([
+      ['spec.ports[0]', 'type'],
+    ]);
+    // A required field that is null is then missing.
+    expect(
+      validate({
+        apiVersion: 'karpenter.sh/v1alpha1',
+        kind: 'NodeOverlay',
+        metadata: { name: 'o' },
+        spec: null,
+      }).map((v) => [v.path, v.rule]),
+    ).toEqual([['spec', 'required']]);
+  });
+
   test('messageExpression builds the message', () => {
     expect(widgets.validate(widget({ size: 'huge' }))).toEqual([
       expect.objectContaining({ path: 'spec', message: 'size huge is too big' }),

@@ -131,6 +131,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
   ): unknown => {
     const copy = cloneJson(obj);
     walkUnknownFields(version.schema, copy, [], found ?? (() => undefined), true);
+    pruneNulls(version.schema, copy);
     for (const field of Object.keys(deprecated)) {
       const segs = field.split('.');
       const parent = getPath(copy, segs.slice(0, -1));
@@ -167,7 +168,9 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
     applyDefaults<T>(obj: T): T {
       const v = versionOf(obj);
       const copy = cloneJson(obj);
-      return v ? (applySchemaDefaults(v.schema, copy) as T) : copy;
+      if (!v) return copy;
+      pruneNulls(v.schema, copy);
+      return applySchemaDefaults(v.schema, copy) as T;
     },
     prune<T>(obj: T): T {
       const v = versionOf(obj);
@@ -309,6 +312,32 @@ function checkRules(schema: OpenApiSchema, path: PathSegment[], errors: string[]
   if (it) checkRules(it, [...path, 0], errors);
   const addl = additionalProperties(schema);
   if (addl) checkRules(addl, [...path, '*'], errors);
+}
+
+/**
+ * Deletes, in place, the mapping entries whose value is null under a schema that is neither
+ * nullable nor defaulted, as the apiserver does before defaulting (apiextensions'
+ * PruneNonNullableNullsWithoutDefaults): `taints: null` is as good as no taints. Null list
+ * items are kept (they stay invalid), and so are nulls that a default will replace.
+ */
+function pruneNulls(schema: OpenApiSchema | undefined, value: unknown): void {
+  if (Array.isArray(value)) {
+    const it = schema ? items(schema) : undefined;
+    for (const element of value) pruneNulls(it, element);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const props = schema ? properties(schema) : undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const sub =
+      props && Object.hasOwn(props, key)
+        ? props[key]
+        : schema
+          ? additionalProperties(schema)
+          : undefined;
+    if (v === null && sub && sub.nullable !== true && sub.default === undefined) delete value[key];
+    else pruneNulls(sub, v);
+  }
 }
 
 function getPath(value: unknown, path: readonly PathSegment[]): unknown {
