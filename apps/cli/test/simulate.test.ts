@@ -14,6 +14,8 @@ import { loadManifestsStrict } from '../src/manifests/load.js';
 import { parseManifestText } from '../src/manifests/parse.js';
 import { run } from '../src/program.js';
 import { simulate, type Simulation } from '../src/simulation/simulate.js';
+import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
 
 const WORKLOADS = {
   'online-boutique': '../../examples/workloads/online-boutique-kubernetes-manifests.yaml',
@@ -374,4 +376,39 @@ describe('errors', () => {
       'karpenter-ts: error: --scale: expected a decimal number greater than 0 such as 2 or 0.5, got "0"\n',
     );
   });
+});
+
+describe('simulate with an AKSNodeClass that has no spec', () => {
+  it.each(['', 'spec: null\n'])(
+    'validates it and simulates with its CRD defaults (128 GB OS disk), as for an empty spec (%j)',
+    async (spec) => {
+      const input = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: pool }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: bare }
+      requirements: [{ key: karpenter.azure.com/sku-family, operator: In, values: [D] }]
+---
+apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata: { name: bare }
+${spec}---
+apiVersion: v1
+kind: Pod
+metadata: { name: web }
+spec:
+  containers: [{ name: c, image: nginx, resources: { requests: { cpu: 100m } } }]
+`;
+      const file = await writeManifests(input);
+      expect(await cli('validate', file)).toMatchObject({ code: 0, stderr: '' });
+      const simulated = await cli('simulate', file, '-o', 'json');
+      expect(simulated.stderr).toBe('');
+      expect(simulated.code).toBe(0);
+      const report = JSON.parse(simulated.stdout);
+      expect(report.nodePools[0].nodeClass).toMatchObject({ name: 'bare', default: false });
+      expect(report.nodeClaims[0].allocatable['ephemeral-storage']).toBe('128000000000');
+    },
+  );
 });

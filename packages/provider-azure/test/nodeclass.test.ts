@@ -113,6 +113,23 @@ describe('validateAKSNodeClass', () => {
     });
   });
 
+  it.each([undefined, null])(
+    'applies the CRD defaults to an AKSNodeClass whose spec is %s, as to an empty spec',
+    (spec) => {
+      const nodeClass = {
+        apiVersion: 'karpenter.azure.com/v1beta1',
+        kind: 'AKSNodeClass',
+        metadata: { name: 'bare' },
+        ...(spec === undefined ? {} : { spec }),
+      };
+      expect(validateAKSNodeClass(nodeClass)).toEqual([]);
+      expect(defaultAKSNodeClass(nodeClass).spec).toEqual({
+        osDiskSizeGB: 128,
+        imageFamily: 'Ubuntu',
+      });
+    },
+  );
+
   it.each([
     [{ osDiskSizeGB: 20 }, 'spec.osDiskSizeGB'],
     [{ osDiskSizeGB: 4096 }, 'spec.osDiskSizeGB'],

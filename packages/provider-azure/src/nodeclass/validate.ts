@@ -31,7 +31,17 @@ export function validateAKSNodeClass(obj: unknown, oldObj?: unknown): Violation[
   return aksNodeClassValidator().validate(obj, oldObj === undefined ? {} : { oldObj });
 }
 
-/** A copy of the AKSNodeClass with the CRD defaults applied (osDiskSizeGB 128, imageFamily Ubuntu, ...). */
+/**
+ * A copy of the AKSNodeClass with the CRD defaults applied (osDiskSizeGB 128, imageFamily Ubuntu,
+ * ...). An AKSNodeClass without `spec` (or with `spec: null`) is read as one with an empty spec:
+ * the CRD declares no default for `spec` itself, so its fields' defaults would otherwise never
+ * apply, and every reader of the NodeClass expects a spec.
+ */
 export function defaultAKSNodeClass<T>(obj: T): T {
-  return aksNodeClassValidator().applyDefaults(obj);
+  const bare =
+    typeof obj === 'object' &&
+    obj !== null &&
+    !Array.isArray(obj) &&
+    ((obj as { spec?: unknown }).spec ?? null) === null;
+  return aksNodeClassValidator().applyDefaults(bare ? ({ ...obj, spec: {} } as T) : obj);
 }
