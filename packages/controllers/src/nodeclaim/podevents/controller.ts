@@ -4,9 +4,10 @@
  * pod is bound to it, goes terminal, starts terminating or is deleted there, at most once every
  * 10 s per NodeClaim. `consolidateAfter` counts from this time.
  *
- * It reads watch events and keeps each pod's last state to see transitions. Difference from
- * upstream (on purpose): pods already bound when the controller starts are not events (upstream
- * reconciles them as creations and so restarts every node's consolidateAfter wait on restart).
+ * It reads watch events and keeps each pod's last state to see transitions, seeded from a list
+ * of the pods when it starts (a watch does not replay them). Difference from upstream (on
+ * purpose): pods already bound when the controller starts are not events (upstream reconciles
+ * them as creations and so restarts every node's consolidateAfter wait on restart).
  */
 import type { Pod } from '@karpenter-ts/api';
 import { nowDate, timeMs, type Clock } from '../../clock.js';
@@ -32,28 +33,40 @@ export interface PodEventsOptions {
 export class PodEvents {
   readonly #seen = new Map<string, Seen>();
   readonly #startedAt: number;
+  #seeded: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: PodEventsOptions) {
     this.#startedAt = o.clock.now();
   }
 
-  /** Subscribes to pod watch events; returns the unsubscribe function. */
+  /**
+   * Subscribes to pod watch events and seeds each pod's state from a list (taken now, so events
+   * after it are transitions from it); returns the unsubscribe function.
+   */
   start(): () => void {
-    return this.o.client.watch('Pod', (e) => {
+    const unwatch = this.o.client.watch('Pod', (e) => {
       void this.observe(e).catch(() => undefined); // Best effort, as the dedupe window is.
     });
+    const listed = this.o.client.list('Pod');
+    this.#seeded = listed.then(
+      (pods) => {
+        for (const pod of pods) {
+          const key = podKey(pod);
+          if (!this.#seen.has(key)) this.#seen.set(key, stateOf(pod));
+        }
+      },
+      () => undefined,
+    );
+    return unwatch;
   }
 
   /** Handles one pod watch event (see the module comment). */
   async observe(event: WatchEvent<'Pod'>): Promise<void> {
+    await this.#seeded;
     const pod = event.object;
     const key = podKey(pod);
     const before = this.#seen.get(key);
-    const now: Seen = {
-      nodeName: pod.spec?.nodeName ?? '',
-      terminal: isTerminal(pod),
-      terminating: isTerminating(pod),
-    };
+    const now = stateOf(pod);
     if (event.type === 'DELETED') this.#seen.delete(key);
     else this.#seen.set(key, now);
     if (isDaemonSetPod(pod) || now.nodeName === '') return;
@@ -78,6 +91,14 @@ export class PodEvents {
       if (!isConflict(err) && !isNotFound(err)) throw err;
     }
   }
+}
+
+function stateOf(pod: Pod): Seen {
+  return {
+    nodeName: pod.spec?.nodeName ?? '',
+    terminal: isTerminal(pod),
+    terminating: isTerminating(pod),
+  };
 }
 
 function isPodEvent(
