@@ -120,4 +120,25 @@ describe('emptiness', () => {
     await env.disruption.reconcile();
     expect(names(env.disruption.queue.commands()[0]?.command)).toEqual(['a', 'c']);
   });
+
+  it('drops a candidate nominated for a pending pod during the 15 s and deletes the rest', async () => {
+    const env = await unitEnv();
+    for (const name of ['a', 'b']) await addNode(env, { name });
+    await env.disruption.reconcile();
+    env.cluster.nominate('a', 20);
+    env.clock.advance(15);
+    await env.disruption.reconcile();
+    expect(names(env.disruption.queue.commands()[0]?.command)).toEqual(['b']);
+  });
+
+  it('abandons the command when no candidate is left after 15 s', async () => {
+    const env = await unitEnv();
+    await addNode(env, { name: 'a' });
+    await env.disruption.reconcile();
+    await bindPods(env, 'a', 1);
+    env.clock.advance(15);
+    await env.disruption.reconcile();
+    expect(env.disruption.queue.commands()).toHaveLength(0);
+    expect(await isTainted(env, 'a')).toBe(false);
+  });
 });

@@ -84,6 +84,16 @@ describe('starting a command', () => {
     );
   });
 
+  it("nominates the existing node the candidate's pods will move to, so the next pass leaves it alone", async () => {
+    const env = await unitEnv();
+    await addNode(env, { name: 'a' });
+    await addNode(env, { name: 'b', consolidatable: false });
+    await bindPods(env, 'a', 1);
+    await reconcileAndValidate(env);
+    expect(env.disruption.queue.commands()[0]?.command.replacements).toEqual([]);
+    expect(env.cluster.node('b')?.nominated(env.clock.now())).toBe(true);
+  });
+
   it('refuses a command for a node another command holds', async () => {
     const { env } = await replacingA();
     const [entry] = env.disruption.queue.commands();
