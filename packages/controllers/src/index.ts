@@ -73,4 +73,7 @@ export * from './nodeclaim/expiration/controller.js';
 export * from './nodeclaim/podevents/controller.js';
 export * from './nodepool/hash/controller.js';
 export * from './simulation/replica-sets.js';
+export * from './simulation/pod-lifecycle.js';
+export * from './simulation/jobs.js';
+export * from './simulation/daemon-sets.js';
 export * from './node/health/controller.js';

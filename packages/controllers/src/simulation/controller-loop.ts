@@ -182,6 +182,19 @@ export class ControllerLoop {
     clock.advance(this.o.tickSeconds ?? 1);
   }
 
+  /**
+   * When the loop's timed work is next due, in clock milliseconds: the disruption pass (its
+   * requeue, 10 s while there is nothing to do), garbage collection, and the earliest NodeClaim
+   * disruption-condition or expiration check (undefined while no NodeClaim has one). Everything
+   * else runs on every tick. For callers that move the clock in jumps (the simulator).
+   */
+  timers(): { disruption: number; garbageCollection: number; nodeClaims: number | undefined } {
+    let nodeClaims: number | undefined;
+    for (const due of this.#claimDue.values())
+      if (nodeClaims === undefined || due.at < nodeClaims) nodeClaims = due.at;
+    return { disruption: this.#nextDisruption, garbageCollection: this.#nextGc, nodeClaims };
+  }
+
   /** NodeClaim disruption conditions and expiration, for claims that are due or changed. */
   async #reconcileClaimDisruption(): Promise<void> {
     const { client, clock } = this.o;
