@@ -3,7 +3,15 @@
  * goes into one delete command, under every consolidation policy; validated after 15 s.
  */
 import { describe, expect, it } from 'vitest';
-import { addNode, bindPods, disruptionPool, names, skipReason, unitEnv } from './support.js';
+import {
+  addNode,
+  bindPods,
+  disruptionPool,
+  isTainted,
+  names,
+  skipReason,
+  unitEnv,
+} from './support.js';
 
 describe('emptiness', () => {
   it('deletes all empty nodes in one command, without replacements', async () => {
