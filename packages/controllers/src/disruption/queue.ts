@@ -13,8 +13,10 @@
  * NodeClaims (`DisruptionTerminating`); termination drains them through the Eviction API. A
  * replacement that disappeared, or a command older than its timeout (10 min to 1 h: 80 ms per
  * queued command, clamped), is unrecoverable: the taints and conditions are removed and the
- * candidates unmarked. Replacements already launched stay (they are ordinary nodes; emptiness
- * removes them if they stay empty).
+ * candidates unmarked. A replacement the client's cache does not hold yet is not taken as gone
+ * during the first {@link ReplacementNotFoundGraceSeconds} of the command (reads come from a
+ * watch cache that may lag the create; upstream's 5 s eventual-consistency delay). Replacements
+ * already launched stay (they are ordinary nodes; emptiness removes them if they stay empty).
  *
  * The queue lives in memory. After a crash the disruption controller's first pass removes the
  * disrupted taint and `DisruptionReason` from nodes no command holds, so no node stays tainted
@@ -38,6 +40,11 @@ export const QueueRetrySeconds = 1;
 export const QueueMinTimeoutSeconds = 600;
 export const QueueMaxTimeoutSeconds = 3600;
 export const QueueTimeoutPerCommandSeconds = 0.08;
+/**
+ * Seconds after a command started during which a replacement NodeClaim missing from the cache is
+ * waited for rather than taken as deleted (upstream: 5 s).
+ */
+export const ReplacementNotFoundGraceSeconds = 5;
 
 /** A command being carried out. */
 export interface QueuedCommand {
@@ -198,6 +205,9 @@ export class OrchestrationQueue {
     }
     for (const name of entry.replacements) {
       const nc = await client.get('NodeClaim', { name });
+      if (nc === undefined && now - entry.startedAt <= ReplacementNotFoundGraceSeconds * 1000) {
+        return 'waiting'; // Created moments ago: the watch cache may not have it yet.
+      }
       if (nc === undefined || nc.metadata.deletionTimestamp !== undefined) {
         return `replacement nodeclaim ${name} was deleted`;
       }

@@ -11,6 +11,7 @@ import {
   CommandStartError,
   KubeApiError,
   QueueMinTimeoutSeconds,
+  ReplacementNotFoundGraceSeconds,
   setCondition,
 } from '../../src/index.js';
 import {
@@ -144,6 +145,8 @@ describe('rollback', () => {
   it('rolls back when the replacement is deleted before it initialized: untainted, DisruptionReason removed, unmarked', async () => {
     const { env, replacement } = await replacingA();
     await env.client.delete('NodeClaim', { name: replacement });
+    // Gone for good: past the first seconds in which a missing replacement is the cache lagging.
+    env.clock.advance(ReplacementNotFoundGraceSeconds + 1);
     await env.disruption.queue.reconcile();
     await expectRolledBack(env, new RegExp(`replacement nodeclaim ${replacement} was deleted`));
   });
@@ -173,6 +176,8 @@ describe('rollback', () => {
   it('lets the rolled-back node be a candidate again', async () => {
     const { env, replacement } = await replacingA();
     await env.client.delete('NodeClaim', { name: replacement });
+    // Gone for good: past the first seconds in which a missing replacement is the cache lagging.
+    env.clock.advance(ReplacementNotFoundGraceSeconds + 1);
     await env.disruption.queue.reconcile();
     const plan = await env.disruption.plan();
     expect(plan.notCandidates.find((n) => n.name === 'a')).toBeUndefined();
