@@ -226,3 +226,43 @@ spec:
     expect((await cli('simulate', file, '--cloud', 'sim')).code).toBe(0);
   });
 });
+
+describe('null in workloads, as the apiserver decodes it', () => {
+  it('reads a null field as unset, and simulates the pod', async () => {
+    const file = await writeManifests(`apiVersion: batch/v1
+kind: Job
+metadata: { name: report, labels: null }
+spec:
+  parallelism: null
+  template:
+    metadata: { labels: { app: report, team: null } }
+    spec:
+      restartPolicy: Never
+      overhead: null
+      tolerations: null
+      affinity: null
+      topologySpreadConstraints: null
+      nodeSelector: null
+      containers:
+        - { name: run, image: busybox, args: [null], resources: { requests: { cpu: 500m, memory: null }, limits: null } }
+`);
+    expect(await cli('validate', file)).toMatchObject({ code: 0, stderr: '' });
+    const simulated = await cli('simulate', file, '--cloud', 'sim', '-o', 'json');
+    expect(simulated.stderr).toBe('');
+    expect(JSON.parse(simulated.stdout)).toMatchObject({
+      podErrors: [],
+      totals: { pods: 1, scheduledPods: 1 },
+    });
+  });
+
+  it('refuses a null item of a list of objects, which the apiserver reads as an empty one', async () => {
+    const file = await writeManifests(`apiVersion: v1
+kind: Pod
+metadata: { name: web }
+spec:
+  tolerations: [null]
+  containers: [{ name: c, image: nginx }]
+`);
+    await refusedByBoth(file, 1, 'spec.tolerations[0]: must be an object, got null');
+  });
+});

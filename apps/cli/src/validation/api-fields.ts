@@ -127,7 +127,12 @@ export function apiFieldProblems(object: KubeObject): FieldProblem[] {
     if (array) {
       if (!Array.isArray(value)) return add(path, wrongType('an array', value));
       const item = { type: array[1]!, format: '' };
-      value.forEach((v, i) => walk(v, item, `${path}[${i}]`, ''));
+      value.forEach((v, i) => {
+        // The decoder makes a null item of a list of objects an empty object, which the
+        // apiserver's validation then refuses (a container or toleration without its fields).
+        if (v === null && fieldsOf(item.type)) add(`${path}[${i}]`, wrongType('an object', v));
+        else walk(v, item, `${path}[${i}]`, '');
+      });
       return;
     }
     const map = MAP.exec(type);
@@ -209,10 +214,55 @@ function wrongType(what: string, value: unknown): string {
   else if (typeof value === 'number' && !Number.isFinite(value))
     hint =
       ' (YAML reads .inf, .nan and unquoted numbers beyond ±1.8e308, such as 1e400, as no finite number)';
-  return `must be ${what}, got ${typeName(value)} ${show(value)}${hint}`;
+  return `must be ${what}, got ${value === null ? 'null' : `${typeName(value)} ${show(value)}`}${hint}`;
+}
+
+/**
+ * A copy of a workload object as the apiserver's decoder reads it, for the expansion: a null
+ * field is unset (left out), a null string in a list or map is `""`, and a null quantity `"0"`
+ * (resource.Quantity decodes null as zero). Kinds without a model come back as a plain copy.
+ * Expects an object {@link apiFieldProblems} found no problem in.
+ */
+export function apiServerDecoded<T extends KubeObject>(object: T): T {
+  const copy = structuredClone(object);
+  const model = Object.hasOwn(MODEL_OF_KIND, object.kind) ? MODEL_OF_KIND[object.kind] : undefined;
+  if (model === undefined) return copy;
+  const decode = (value: unknown, type: string, where: string): unknown => {
+    if (QUANTITY_FIELDS.has(where) || CHECKED_QUANTITIES.has(where)) {
+      if (!isRecord(value)) return value;
+      for (const [key, v] of Object.entries(value)) if (v === null) value[key] = '0';
+      return value;
+    }
+    const array = ARRAY.exec(type);
+    if (array) {
+      if (!Array.isArray(value)) return value;
+      const item = array[1]!;
+      return value.map((v: unknown) =>
+        v === null ? (item === 'string' ? '' : v) : decode(v, item, ''),
+      );
+    }
+    const map = MAP.exec(type);
+    if (map) {
+      if (!isRecord(value)) return value;
+      const item = map[1]!;
+      for (const [key, v] of Object.entries(value))
+        value[key] = v === null ? (item === 'string' ? '' : v) : decode(v, item, '');
+      return value;
+    }
+    const fields = fieldsOf(type);
+    if (!fields || !isRecord(value)) return value;
+    for (const [key, v] of Object.entries(value)) {
+      const declared = fields.get(key);
+      if (v === null) delete value[key];
+      else if (declared) value[key] = decode(v, declared.type, `${type}.${key}`);
+    }
+    return value;
+  };
+  return decode(copy, model, '') as T;
 }
 
 function typeName(value: unknown): string {
+  if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'object') return 'object';
   if (typeof value === 'number') return Number.isSafeInteger(value) ? 'integer' : 'number';

@@ -22,6 +22,7 @@
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from '@karpenter-ts/api';
 import { ManifestError, UsageError } from '../errors.js';
 import { fieldPath, type KubeObject, type ManifestDocument } from '../manifests/document.js';
+import { apiServerDecoded } from '../validation/api-fields.js';
 import { workloadProblems } from '../validation/workload-problems.js';
 import { applyPodDefaults } from './defaulting.js';
 import { GeneratedNames, podTemplateHash, stableUid, SuffixNamer } from './names.js';
@@ -111,6 +112,10 @@ export function expandWorkloads(
     if (first)
       throw new ManifestError(doc.file, doc.document, first.message, fieldPath(doc, first.path));
   }
+  // Read as the apiserver stores them (nulls unset), once for both passes.
+  const decoded = new Map<ManifestDocument, KubeObject>();
+  for (const doc of documents)
+    if (WORKLOAD_KINDS.has(doc.object.kind)) decoded.set(doc, apiServerDecoded(doc.object));
   // Named once, before both passes, so the counting and building passes agree.
   const generated = new GeneratedNames();
   const names = new Map<ManifestDocument, string>();
@@ -131,7 +136,16 @@ export function expandWorkloads(
     const target = counting ? emptyResult() : out;
     for (const doc of documents) {
       if (!WORKLOAD_KINDS.has(doc.object.kind)) continue;
-      new Context(doc, names.get(doc)!, scale, now, target, counting ? budget : undefined).expand();
+      const object = decoded.get(doc)!;
+      new Context(
+        doc,
+        object,
+        names.get(doc)!,
+        scale,
+        now,
+        target,
+        counting ? budget : undefined,
+      ).expand();
     }
   }
   return out;
@@ -160,12 +174,13 @@ interface Budget {
 
 /** Builds the pods of one workload that {@link workloadProblems} found no problem in. */
 class Context {
-  private readonly object: KubeObject;
   private readonly namespace: string;
   private made = 0;
 
   constructor(
     private readonly doc: ManifestDocument,
+    /** `doc`'s object as the apiserver decodes it (see apiServerDecoded). */
+    private readonly object: KubeObject,
     /** `metadata.name`, or the name made from `metadata.generateName`. */
     private readonly name: string,
     private readonly scale: number,
@@ -174,7 +189,6 @@ class Context {
     /** Set in the counting pass: pods are counted against `max`, not built. */
     private readonly budget?: Budget,
   ) {
-    this.object = doc.object;
     this.namespace = this.object.metadata?.namespace ?? 'default';
   }
 
