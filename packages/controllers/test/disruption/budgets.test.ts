@@ -114,6 +114,17 @@ describe('budget schedules (cron, evaluated in UTC)', () => {
     expect(budgetActive(weekdays, Date.UTC(2025, 0, 5, 10))).toBe(false);
   });
 
+  it('reads day-of-month and day-of-week as either, as cron does: "0 0 1 * 1" fires on Monday the 6th', () => {
+    const firstOrMonday: Budget = { nodes: '0', schedule: '0 0 1 * 1', duration: '24h' };
+    expect(budgetActive(firstOrMonday, monday(10))).toBe(true);
+  });
+
+  it('accepts day names: "0 9 * * MON-FRI"', () => {
+    const weekdays: Budget = { nodes: '0', schedule: '0 9 * * MON-FRI', duration: '8h' };
+    expect(budgetActive(weekdays, monday(10))).toBe(true);
+    expect(budgetActive(weekdays, Date.UTC(2025, 0, 5, 10))).toBe(false);
+  });
+
   it('accepts the @daily, @midnight and @hourly macros', () => {
     const daily: Budget = { nodes: '0', schedule: '@daily', duration: '1h' };
     const midnight: Budget = { nodes: '0', schedule: '@midnight', duration: '1h' };
@@ -167,6 +178,12 @@ describe('malformed budgets fail closed', () => {
 
   it('allows 0 for a 6-field (seconds) cron, which upstream does not accept', () => {
     expect(allowed([{ nodes: '10', schedule: '0 0 9 * * *', duration: '1h' }], 10)).toBe(0);
+  });
+
+  it('fails closed on cron syntax upstream (robfig/cron standard parser) refuses: L, #, and 7 for Sunday', () => {
+    for (const schedule of ['0 9 L * *', '0 9 * * 1#2', '0 9 * * 5L', '0 9 * * 7']) {
+      expect(allowed([{ nodes: '10', schedule, duration: '1h' }], 10, { at: monday(9) })).toBe(0);
+    }
   });
 
   it('does not let a malformed budget for another reason block this one', () => {

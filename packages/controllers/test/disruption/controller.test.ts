@@ -12,7 +12,7 @@ import {
   DisruptionPollSeconds,
   type MethodName,
 } from '../../src/index.js';
-import { addNode, bindPods, disruptionPool, names, unitEnv } from './support.js';
+import { addNode, bindPods, disruptionPool, eventsFor, names, unitEnv } from './support.js';
 
 describe('the disruption loop', () => {
   it('tries emptiness first: an empty node goes before an underutilized one', async () => {
@@ -95,5 +95,40 @@ describe('the disruption loop', () => {
     env.clock.advance(DisruptionPollSeconds);
     await controller.reconcile();
     expect(evaluated).toHaveLength(3);
+  });
+
+  it('records a DisruptionBlocked event once per 2 minutes, not on every 10 s pass', async () => {
+    const env = await unitEnv();
+    await addNode(env, { name: 'a', nodeAnnotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    for (let i = 0; i < 12; i++) {
+      await env.disruption.reconcile();
+      env.clock.advance(DisruptionPollSeconds);
+    }
+    expect(eventsFor(env, 'a', 'DisruptionBlocked')).toHaveLength(1);
+    await env.disruption.reconcile();
+    expect(eventsFor(env, 'a', 'DisruptionBlocked')).toHaveLength(2);
+  });
+
+  it('records an Unconsolidatable event once per 15 minutes', async () => {
+    const env = await unitEnv({
+      pools: [
+        disruptionPool({
+          requirements: [{ key: Labels.CapacityType, operator: 'In', values: ['on-demand'] }],
+        }),
+      ],
+    });
+    await addNode(env, { name: 'full', instanceType: 'small' });
+    await bindPods(env, 'full', 1, { requests: { cpu: '1500m' } });
+    await env.disruption.reconcile();
+    expect(eventsFor(env, 'full', 'Unconsolidatable').map((e) => e.message)).toEqual([
+      "can't replace with a cheaper node",
+    ]);
+    env.clock.advance(14 * 60);
+    await env.disruption.reconcile();
+    expect(eventsFor(env, 'full', 'Unconsolidatable')).toHaveLength(1);
+    // The next evaluation of the unchanged cluster is 5 min later (19 min): past the window.
+    env.clock.advance(5 * 60);
+    await env.disruption.reconcile();
+    expect(eventsFor(env, 'full', 'Unconsolidatable')).toHaveLength(2);
   });
 });
