@@ -12,7 +12,7 @@
  * | node-trigger | Node name | Node events (disrupted taint); every Node at start |
  * | nodeclaim | NodeClaim name | NodeClaim events; Node events (the claim with its provider ID) |
  * | termination | Node name | Node events while the Node is deleting; deleting Nodes at start |
- * | nodeclaim-disruption | NodeClaim name | NodeClaim events; NodePool events (its claims); its own requeue (Consolidatable/Drifted conditions, expiration) |
+ * | nodeclaim-disruption | NodeClaim name | NodeClaim events; NodePool events (its claims); NodeClass events (the claims launched from it); its own requeue (Consolidatable/Drifted conditions, expiration) |
  * | node-health | Node name | Node events, when the NodeRepair gate is on; its own requeue |
  * | disruption | singleton | its own requeue (10 s poll; 15 s validation wait) |
  * | disruption-queue | singleton | commands started; its own requeue (1 s while commands wait) |
@@ -275,8 +275,19 @@ export class Manager {
         }
       }),
       client.watch('NodeClass', async (e) => {
-        nodeClasses.add(e.object.metadata.name ?? '');
+        const name = e.object.metadata.name ?? '';
+        nodeClasses.add(name);
         for (const pool of await client.list('NodePool')) nodePools.add(pool.metadata.name ?? '');
+        // A NodeClass change (its spec, or status such as a provider's node images) moves the
+        // drift of the node claims launched from it (upstream's NodeClassEventHandler); without
+        // this they would see it only at their next 5-minute drift check.
+        if (e.type === 'DELETED') return;
+        const group = e.object.apiVersion.split('/')[0];
+        for (const nc of await client.list('NodeClaim')) {
+          const ref = nc.spec.nodeClassRef;
+          if (ref.name === name && ref.kind === e.object.kind && ref.group === group)
+            claimConditions.add(nc.metadata.name ?? '');
+        }
       }),
       client.watch('Pod', (e) => {
         if (e.type === 'DELETED') return;
