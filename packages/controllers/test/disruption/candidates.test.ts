@@ -135,6 +135,14 @@ describe('pod filters', () => {
     expect((await candidates(env)).names).toEqual(['a']);
   });
 
+  it('reads a pod do-not-disrupt duration as a Go duration: "1.5h" still runs after 80 min', async () => {
+    const env = await unitEnv();
+    await addNode(env, { name: 'a' });
+    await bindPods(env, 'a', 1, { annotations: { [Annotations.DoNotDisrupt]: '1.5h' } });
+    env.clock.advance(80 * 60);
+    expect((await candidates(env)).not.a).toMatch(/do-not-disrupt/);
+  });
+
   it('ignores an unreadable do-not-disrupt value on a pod', async () => {
     const env = await unitEnv();
     await addNode(env, { name: 'a' });
