@@ -56,6 +56,15 @@ async function updatePool(
   await env.client.update('NodePool', pool);
 }
 
+/** What launch writes on every NodeClaim that has no instance yet: a provider ID. */
+async function launchAll(env: UnitEnv): Promise<void> {
+  for (const nc of await env.client.list('NodeClaim')) {
+    if (nc.status?.providerID) continue;
+    nc.status = { ...(nc.status ?? {}), providerID: `sim:///test-zone-1/${nc.metadata.name}` };
+    await env.client.updateStatus('NodeClaim', nc);
+  }
+}
+
 describe('the Drifted condition', () => {
   it('is not set on a NodeClaim that matches its NodePool', async () => {
     const env = await hashedEnv();
@@ -172,6 +181,26 @@ describe('the drift method', () => {
     expect(plan.method).toBe('drift');
     expect(plan.commands).toHaveLength(1);
     expect(plan.commands[0]?.candidates).toHaveLength(1);
+  });
+
+  it('starts the next drifted node on the next pass only while the budget allows (1: no; 2: yes)', async () => {
+    for (const [nodes, commands] of [
+      ['1', 1],
+      ['2', 2],
+    ] as const) {
+      const env = await unitEnv({
+        pools: [disruptionPool({ budgets: [{ nodes }], requirements: onDemandOnly })],
+      });
+      for (const name of ['a', 'b']) {
+        await addNode(env, { name, drifted: true });
+        await bindPods(env, name, 1, { requests: { cpu: '7' } });
+      }
+      await env.disruption.reconcile();
+      await launchAll(env); // the replacement gets its instance; cluster state is synced again
+      env.clock.advance(1);
+      await env.disruption.reconcile();
+      expect(env.disruption.queue.commands()).toHaveLength(commands);
+    }
   });
 
   it('launches nothing when the pods of the drifted node fit on other nodes', async () => {
