@@ -248,9 +248,11 @@ export class Manager {
     const nodeHealth = queue('node-health', (name) => health.reconcile(name));
     const disruptionQueue = queue('disruption-queue', () => this.disruption.queue.reconcile());
     const disruption = queue('disruption', async () => {
-      const before = this.disruption.queue.commands().length;
+      // By identity, not by count: the queue may finish a command while this pass starts one.
+      const before = new Set(this.disruption.queue.commands());
       const result = await this.disruption.reconcile();
-      if (this.disruption.queue.commands().length > before) disruptionQueue.add(Singleton);
+      if (this.disruption.queue.commands().some((c) => !before.has(c)))
+        disruptionQueue.add(Singleton);
       return result;
     });
 
