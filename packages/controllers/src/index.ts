@@ -77,3 +77,4 @@ export * from './simulation/pod-lifecycle.js';
 export * from './simulation/jobs.js';
 export * from './simulation/daemon-sets.js';
 export * from './node/health/controller.js';
+export * from './go-duration.js';

@@ -3,8 +3,9 @@
  * terminating pods, do-not-disrupt, priority classes. Pure functions of a Pod.
  */
 import type { Pod } from '@karpenter-ts/api';
-import { Annotations, parseDuration } from '@karpenter-ts/api';
+import { Annotations } from '@karpenter-ts/api';
 import { timeMs } from './clock.js';
+import { parseGoDuration } from './go-duration.js';
 
 /** `namespace/name`, the key pods are tracked by. */
 export function podKey(pod: Pod): string {
@@ -58,20 +59,16 @@ export function isCritical(pod: Pod): boolean {
 
 /**
  * The pod's `karpenter.sh/do-not-disrupt` annotation is active at `nowMs`: `"true"`, or a
- * positive duration not yet elapsed since the pod started (invalid values are ignored, as
- * upstream does after an event).
+ * positive Go duration (`1.5h`, `90m`) not yet elapsed since the pod started (invalid values are
+ * ignored, as upstream does; upstream also records an event, which we do not).
  */
 export function hasDoNotDisrupt(pod: Pod, nowMs: number): boolean {
   const value = pod.metadata?.annotations?.[Annotations.DoNotDisrupt];
   if (value === undefined) return false;
   if (value === 'true') return true;
-  let seconds: number | null;
-  try {
-    seconds = parseDuration(value);
-  } catch {
-    return false;
-  }
-  if (seconds === null || seconds <= 0) return false;
+  // Upstream reads the value with Go's time.ParseDuration ("1.5h", "90m", "300s").
+  const seconds = parseGoDuration(value);
+  if (seconds === undefined || seconds <= 0) return false;
   const start = timeMs(pod.status?.startTime) ?? timeMs(pod.metadata?.creationTimestamp);
   return start !== undefined && nowMs < start + seconds * 1000;
 }

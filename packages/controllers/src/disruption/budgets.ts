@@ -49,8 +49,9 @@ export function budgetActive(budget: Budget, nowMs: number): boolean {
     throw new BudgetError('schedule and duration must be set together');
   }
   const pattern = Macros[budget.schedule.trim()] ?? budget.schedule.trim();
-  if (pattern.split(/\s+/).length !== 5) {
-    throw new BudgetError(`schedule ${JSON.stringify(budget.schedule)} is not a 5-field cron`);
+  const problem = standardCronProblem(pattern);
+  if (problem !== undefined) {
+    throw new BudgetError(`schedule ${JSON.stringify(budget.schedule)}: ${problem}`);
   }
   let seconds: number | null;
   let cron: Cron;
@@ -66,6 +67,70 @@ export function budgetActive(budget: Budget, nowMs: number): boolean {
   // Croner's nextRun is strictly after its argument; a tick exactly at now − duration has ended.
   const next = cron.nextRun(new Date(nowMs - seconds * 1000));
   return next !== null && next.getTime() <= nowMs;
+}
+
+interface CronField {
+  readonly name: string;
+  readonly min: number;
+  readonly max: number;
+  readonly names?: readonly string[];
+  readonly question?: boolean;
+}
+
+const Months = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const Days = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+const CronFields: readonly CronField[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31, question: true },
+  { name: 'month', min: 1, max: 12, names: Months },
+  { name: 'day of week', min: 0, max: 6, names: Days, question: true },
+];
+
+/**
+ * Why robfig/cron's standard parser (upstream's) would refuse a 5-field pattern, or undefined.
+ * It knows `*`, `?` (day fields), numbers and names in range, `a-b` ranges, `/step` and `,`
+ * lists; croner accepts more (`L`, `#`, `7` for Sunday), which must fail closed here.
+ */
+export function standardCronProblem(pattern: string): string | undefined {
+  const parts = pattern.split(/\s+/).filter((p) => p !== '');
+  if (parts.length !== 5) return `expected 5 fields, got ${parts.length}`;
+  for (const [i, field] of CronFields.entries()) {
+    for (const item of (parts[i] ?? '').split(',')) {
+      const problem = cronItemProblem(item, field);
+      if (problem !== undefined) return `${field.name} ${JSON.stringify(item)}: ${problem}`;
+    }
+  }
+  return undefined;
+}
+
+function cronItemProblem(item: string, field: CronField): string | undefined {
+  const [range = '', step, extra] = item.split('/');
+  if (extra !== undefined) return 'more than one /';
+  if (step !== undefined && !/^[0-9]+$/.test(step)) return 'step is not a number';
+  if (step !== undefined && Number(step) === 0) return 'step must be positive';
+  if (range === '*' || (range === '?' && field.question === true)) return undefined;
+  const bounds = range.split('-');
+  if (bounds.length > 2) return 'not a value or range';
+  const values: number[] = [];
+  for (const b of bounds) {
+    const v = cronValue(b, field);
+    if (v === undefined) return `not a value in ${field.min}-${field.max}`;
+    values.push(v);
+  }
+  if (values.length === 2 && (values[0] as number) > (values[1] as number)) {
+    return 'range start is after its end';
+  }
+  return undefined;
+}
+
+function cronValue(text: string, field: CronField): number | undefined {
+  if (/^[0-9]+$/.test(text)) {
+    const v = Number(text);
+    return v >= field.min && v <= field.max ? v : undefined;
+  }
+  const i = field.names?.indexOf(text.toUpperCase()) ?? -1;
+  return i < 0 ? undefined : i + field.min;
 }
 
 /**

@@ -5,8 +5,9 @@
  * A node may be a candidate when it has both a NodeClaim and a Node, is initialized, is not
  * marked for deletion, deleting or nominated, carries no node `karpenter.sh/do-not-disrupt:
  * "true"`, names a NodePool that exists and has instance types, and its pods allow it: no active
- * pod do-not-disrupt, every pod's PodDisruptionBudget allows a disruption, no pod with more than
- * one budget. For the eventual disruption class (drift) the pod checks are skipped when the
+ * pod (DaemonSet and mirror pods included) with an active do-not-disrupt, every evictable pod's
+ * PodDisruptionBudget allows a disruption (DaemonSet pods included: the drain evicts them), no
+ * pod with more than one budget. For the eventual disruption class (drift) the pod checks are skipped when the
  * NodeClaim has a `terminationGracePeriod`, as upstream: the drain then ends at its deadline.
  */
 import type { Node, NodeClaim, NodePool, Pod } from '@karpenter-ts/api';
@@ -14,7 +15,7 @@ import { Annotations, Labels } from '@karpenter-ts/api';
 import { CapacityTypeLabel, ZoneLabel, type InstanceType } from '@karpenter-ts/cloudprovider';
 import { timeMs } from '../clock.js';
 import type { PdbLimits } from '../pdb-limits.js';
-import { hasDoNotDisrupt, isReschedulable, podKey } from '../pods.js';
+import { hasDoNotDisrupt, isActive, isMirrorPod, isReschedulable, podKey } from '../pods.js';
 import type { StateNode } from '../state/state-node.js';
 
 /** Graceful methods respect every pod block; eventual ones (drift) may bypass them under a TGP. */
@@ -128,10 +129,12 @@ function toCandidate(
   const bypassPods =
     disruptionClass === 'eventual' && nodeClaim.spec.terminationGracePeriod !== undefined;
   if (!bypassPods) {
-    const blocker = n.pods.find((p) => isReschedulable(p) && hasDoNotDisrupt(p, ctx.nowMs));
+    // Every active pod counts, DaemonSet and mirror pods included (upstream lets them block).
+    const blocker = n.pods.find((p) => isActive(p) && hasDoNotDisrupt(p, ctx.nowMs));
     if (blocker !== undefined)
       return no(`pod ${podKey(blocker)} has ${Annotations.DoNotDisrupt}`, true);
-    const pdb = ctx.pdbs.blocking(n.pods.filter(isReschedulable));
+    // Every pod the drain would evict: DaemonSet pods too, not mirror pods.
+    const pdb = ctx.pdbs.blocking(n.pods.filter((p) => isActive(p) && !isMirrorPod(p)));
     if (pdb !== undefined) return no(pdb, true);
   }
   const instanceType = types.find((it) => it.name === labels[Labels.InstanceType]);

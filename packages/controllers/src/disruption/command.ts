@@ -29,6 +29,11 @@ export interface Command {
   readonly replacements: readonly NewNodeClaim<InstanceType>[];
   /** Σ candidate prices minus the cheapest replacement offering (0 when not priced). */
   readonly savings: number;
+  /**
+   * Existing nodes the simulation moved the candidates' pods to; starting the command nominates
+   * them (upstream `Results.Record`), so no other command takes them meanwhile.
+   */
+  readonly destinations: readonly string[];
 }
 
 /** `delete` without replacements, else `replace` (upstream's `decision` metric label). */

@@ -6,7 +6,8 @@
  * NodeClaim's `DisruptionReason=True` (reason Empty/Underutilized/Drifted); if that fails for a
  * command with replacements, or for every candidate, undo and abort. Then create the replacement
  * NodeClaims (abort and undo on failure), and only then mark the candidates for deletion in
- * cluster state (marking earlier would let the provisioner launch capacity for their pods twice).
+ * cluster state (marking earlier would let the provisioner launch capacity for their pods twice)
+ * and nominate the existing nodes the simulation moved their pods to.
  *
  * `reconcile()`: for each command, wait until every replacement is Initialized
  * (`DisruptionLaunching`, `DisruptionWaitingReadiness` events), then delete the candidates'
@@ -146,6 +147,9 @@ export class OrchestrationQueue {
       }
     }
     this.o.cluster.markForDeletion(...started.candidates.map((c) => c.name));
+    for (const name of started.destinations) {
+      this.o.cluster.nominate(name, this.o.provisioner.nominationSeconds);
+    }
     const entry: QueuedCommand = {
       command: started,
       replacements,

@@ -76,7 +76,12 @@ export function computeConsolidation(
   const { results, failures } = simulateScheduling(ctx.sim, candidates);
   if (failures.size > 0) return { reason: describeFailures(failures) };
   const candidatePrice = candidates.reduce((s, c) => s + c.price, 0);
-  const base = { method, reason: 'Underutilized' as const, disruptionClass: 'graceful' as const };
+  const base = {
+    method,
+    reason: 'Underutilized' as const,
+    disruptionClass: 'graceful' as const,
+    destinations: results.existingNodes.map((e) => e.name),
+  };
   if (results.newNodeClaims.length === 0) {
     return { command: { ...base, candidates, replacements: [], savings: candidatePrice } };
   }
@@ -122,7 +127,7 @@ export function computeConsolidation(
 
 function spotToSpot(
   ctx: MethodContext,
-  base: Pick<Command, 'method' | 'reason' | 'disruptionClass'>,
+  base: Pick<Command, 'method' | 'reason' | 'disruptionClass' | 'destinations'>,
   candidates: readonly Candidate[],
   claim: NewNodeClaim<InstanceType>,
   options: InstanceType[],

@@ -68,6 +68,7 @@ export class Drift implements DisruptionMethod {
         candidates: [c],
         replacements: results.newNodeClaims,
         savings: 0,
+        destinations: results.existingNodes.map((e) => e.name),
       };
       return { commands: [command], skipped };
     }

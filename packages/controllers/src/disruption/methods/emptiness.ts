@@ -48,6 +48,7 @@ export class Emptiness implements DisruptionMethod {
               candidates: chosen,
               replacements: [],
               savings: chosen.reduce((s, c) => s + c.price, 0),
+              destinations: [],
             },
           ];
     return { commands, skipped };
