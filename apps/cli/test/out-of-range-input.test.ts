@@ -266,3 +266,64 @@ spec:
     await refusedByBoth(file, 1, 'spec.tolerations[0]: must be an object, got null');
   });
 });
+
+describe('pod fields the scheduler reads, checked as the apiserver checks them', () => {
+  const pod = (spec: string) => `apiVersion: v1
+kind: Pod
+metadata: { name: web, labels: { app: web } }
+spec:
+${spec}
+  containers: [{ name: c, image: nginx, resources: { requests: { cpu: 100m } } }]
+`;
+  const spread = (constraint: string) =>
+    pod(
+      `  topologySpreadConstraints: [{ ${constraint}, labelSelector: { matchLabels: { app: web } } }]`,
+    );
+  const P = 'spec.topologySpreadConstraints[0]';
+
+  it.each([
+    [
+      spread('maxSkew: 1, whenUnsatisfiable: DoNotSchedule'),
+      `${P}.topologyKey: required: a non-empty label key`,
+    ],
+    [
+      spread(
+        'maxSkew: 0, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule',
+      ),
+      `${P}.maxSkew: must be at least 1, got 0`,
+    ],
+    [
+      spread('maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: Sometimes'),
+      `${P}.whenUnsatisfiable: must be one of "DoNotSchedule", "ScheduleAnyway"; got "Sometimes"`,
+    ],
+    [
+      pod(
+        '  affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ operator: In, values: [a] }] }] } } }',
+      ),
+      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key: required: a non-empty label key',
+    ],
+    [
+      pod(
+        '  affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } }',
+      ),
+      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: required: at least one node selector term',
+    ],
+    [
+      pod(
+        '  affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: web } } }] } }',
+      ),
+      'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: required: a non-empty label key',
+    ],
+    [
+      pod('  tolerations: [{ operator: Equal, value: gpu }]'),
+      'spec.tolerations[0].operator: must be "Exists" when the key is empty (it then tolerates every taint)',
+    ],
+    [
+      pod('  nodeSelector: { "disk type": ssd }'),
+      'spec.nodeSelector[disk type]: label key "disk type" is invalid: name "disk type" must be letters, digits, "-", "_", "." and start and end with a letter or digit',
+    ],
+  ])('refuses %#: validate and simulate name the field and the rule', async (manifest, problem) => {
+    const file = await writeManifests(manifest);
+    await refusedByBoth(file, 1, problem);
+  });
+});

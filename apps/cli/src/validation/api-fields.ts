@@ -22,6 +22,8 @@ export interface FieldProblem {
   readonly message: string;
   /** Set by {@link apiFieldProblems}: a field the type does not declare, or a value of the wrong type. */
   readonly rule?: 'unknown-field' | 'type';
+  /** For an unknown field with a did-you-mean hint, the path of the field it was meant to be. */
+  readonly meant?: string;
 }
 
 /** The client-node model of each workload kind the CLI reads. */
@@ -170,6 +172,7 @@ export function apiFieldProblems(object: KubeObject): FieldProblem[] {
           path: at,
           message: `unknown field ${JSON.stringify(key)}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}: the apiserver drops it and returns a warning (its default fieldValidation=Warn); kubectl's default strict validation rejects it`,
           rule: 'unknown-field',
+          ...(hint ? { meant: path ? `${path}.${hint}` : hint } : {}),
         });
       } else if (!(path === '' && key === 'status')) {
         walk(v, declared, at, `${type}.${key}`);
@@ -280,9 +283,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `at.cpu`, but `at[nvidia.com/gpu]` for a map key with dots or slashes, which a dotted path
- * would make ambiguous (the apiserver writes every map key in brackets).
+ * `at.cpu`, but `at[nvidia.com/gpu]` for a map key with dots, slashes, spaces or any other
+ * character a dotted path would make ambiguous (the apiserver writes every map key in brackets).
  */
 export function keyPath(at: string, key: string): string {
-  return /[./]/.test(key) ? `${at}[${key}]` : `${at}.${key}`;
+  return /^[A-Za-z0-9_-]+$/.test(key) ? `${at}.${key}` : `${at}[${key}]`;
 }

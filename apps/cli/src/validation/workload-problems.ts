@@ -16,6 +16,7 @@ import {
 import type { KubeObject } from '../manifests/document.js';
 import { applyPodDefaults } from '../workloads/defaulting.js';
 import { apiFieldProblems, keyPath, type FieldProblem } from './api-fields.js';
+import { podSchedulingProblems } from './pod-scheduling.js';
 
 export type { FieldProblem } from './api-fields.js';
 
@@ -34,6 +35,8 @@ type Spec = Record<string, unknown>;
  *   of the same resource (the apiserver's ValidateResourceRequirements); each within
  *   Number.MAX_SAFE_INTEGER of its unit (cpu millicores, memory bytes), and so the pod's
  *   total requests, since the scheduler counts them as exact integers;
+ * - the fields the scheduler reads, as the apiserver checks them ({@link podSchedulingProblems}:
+ *   spread constraints, affinity, tolerations, node selector, container ports);
  * - fields the kind's API type does not declare, and values of the wrong type for it (a list,
  *   a mapping, a string, an int32, …: {@link apiFieldProblems}); a problem above that lies on,
  *   inside or around a wrong-type field is left out, as the type says it better.
@@ -75,14 +78,21 @@ export function workloadProblems(object: KubeObject): FieldProblem[] {
     case 'Pod':
       if (!isRecord(spec) || !Array.isArray(spec.containers) || spec.containers.length === 0)
         add('spec.containers', 'required: at least one container');
-      else podSpecResources(spec, 'spec', add);
+      else checkPodSpec(spec, 'spec', add);
       break;
     default:
       return [];
   }
   const fields = apiFieldProblems(object);
   const wrongTypes = fields.filter((f) => f.rule === 'type').map((f) => f.path);
-  return [...problems.filter((p) => !wrongTypes.some((path) => overlaps(path, p.path))), ...fields];
+  // A required field missing because it is misspelt (`maxskew`) is said by its unknown field.
+  const misspelt = new Set(fields.flatMap((f) => (f.meant === undefined ? [] : [f.meant])));
+  return [
+    ...problems.filter(
+      (p) => !misspelt.has(p.path) && !wrongTypes.some((path) => overlaps(path, p.path)),
+    ),
+    ...fields,
+  ];
 }
 
 /** Whether one field path is the other or lies inside it (`a.b` and `a.b[0].c`). */
@@ -106,7 +116,13 @@ function podTemplate(spec: Spec, at: string, add: Add): void {
   const podSpec = template.spec;
   if (!isRecord(podSpec) || !Array.isArray(podSpec.containers) || podSpec.containers.length === 0)
     return add(`${at}.template.spec.containers`, 'required: at least one container');
-  podSpecResources(podSpec, `${at}.template.spec`, add);
+  checkPodSpec(podSpec, `${at}.template.spec`, add);
+}
+
+/** A pod spec's resources, then the fields the scheduler reads. */
+function checkPodSpec(spec: Spec, at: string, add: Add): void {
+  podSpecResources(spec, at, add);
+  for (const p of podSchedulingProblems(spec, at)) add(p.path, p.message);
 }
 
 function count(spec: Spec, key: string, at: string, add: Add): void {
