@@ -327,3 +327,43 @@ ${spec}
     await refusedByBoth(file, 1, problem);
   });
 });
+
+describe('existing Nodes', () => {
+  const node = (
+    spec: string,
+    allocatable = '{ cpu: "4", memory: 16Gi, pods: "110" }',
+  ) => `apiVersion: v1
+kind: Node
+metadata: { name: node-1 }
+spec: ${spec}
+status: { allocatable: ${allocatable} }
+`;
+
+  it.each([
+    [node('{ taints: 5 }'), 'spec.taints: must be an array, got integer 5'],
+    [node('{ taints: [null] }'), 'spec.taints[0]: must be an object, got null'],
+    [
+      node('{}', '{ cpu: 1e400, memory: 16Gi }'),
+      'status.allocatable.cpu: invalid quantity "Infinity": a quantity must be a finite number',
+    ],
+    [
+      node('{}', '{ cpu: "4", memory: 1e20 }'),
+      'status.allocatable.memory: must be at most 9007199254740991 (Number.MAX_SAFE_INTEGER bytes, the most karpenter-ts counts exactly), got 100000000000000000000',
+    ],
+  ])(
+    'refuses a Node of the wrong shape (%#) naming the field, where simulate crashed',
+    async (manifest, problem) => {
+      const file = await writeManifests(manifest, POD);
+      await refusedByBoth(file, 1, problem);
+    },
+  );
+
+  it('accepts a Node with fields newer than the 1.34 models, and fills it', async () => {
+    const file = await writeManifests(node('{ taints: null, futureField: true }'), POD);
+    expect(await cli('validate', file)).toMatchObject({ code: 0, stderr: '' });
+    const simulated = await cli('simulate', file, '--cloud', 'sim', '-o', 'json');
+    expect(JSON.parse(simulated.stdout).existingNodes).toEqual([
+      { name: 'node-1', pods: ['default/web'] },
+    ]);
+  });
+});

@@ -28,6 +28,7 @@ import { CliError, ManifestError } from '../errors.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { inventory, type Inventory } from '../manifests/inventory.js';
 import { expandWorkloads, type ExpandedWorkloads } from '../workloads/expand.js';
+import { apiServerDecoded } from '../validation/api-fields.js';
 import { validateDocuments } from '../validation/validate-documents.js';
 import type { Launch } from './launch.js';
 import { planNodePools, type PlannedNodePool } from './node-pools.js';
@@ -339,7 +340,7 @@ export function rejectInvalidInput(inv: Inventory, cloud: Cloud): void {
 
 function existingNodes(inv: Inventory, boundPods: readonly Pod[]): ExistingNodeInput[] {
   return inv.nodes.map((doc) => {
-    const node = doc.object as unknown as Node;
+    const node = apiServerDecoded(doc.object) as unknown as Node;
     const name = node.metadata?.name;
     if (!name)
       throw new ManifestError(

@@ -26,8 +26,9 @@ export interface FieldProblem {
   readonly meant?: string;
 }
 
-/** The client-node model of each workload kind the CLI reads. */
+/** The client-node model of each workload kind the CLI reads, and of core/v1 Node. */
 const MODEL_OF_KIND: Readonly<Record<string, string>> = {
+  Node: 'V1Node',
   Deployment: 'V1Deployment',
   ReplicaSet: 'V1ReplicaSet',
   ReplicationController: 'V1ReplicationController',

@@ -12,7 +12,7 @@ import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
 import { duplicateObjects } from './duplicates.js';
 import { nodePoolLimitProblems } from './node-pool-limits.js';
-import { workloadProblems } from './workload-problems.js';
+import { nodeProblems, workloadProblems } from './workload-problems.js';
 
 /** One problem found by `validate`, located in its file. */
 export interface Problem {
@@ -46,7 +46,8 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * through runtime validation (with the label rules of the provider their nodeClassRef names),
  * leaving out runtime problems on fields the schema already reported, and negative limits
  * (see nodePoolLimitProblems); NodeClasses through their
- * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems}.
+ * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems};
+ * core/v1 Nodes through {@link nodeProblems}.
  * Objects in a provider's API group
  * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
  * is reported unless `options.nodeClassRefs` is false (`simulate` leaves such pools out instead).
@@ -64,14 +65,16 @@ export function validateDocuments(
     const group = apiGroup(apiVersion);
     const provider = clouds.find((c) => c.nodeClassKind.group === group);
     const workload = WORKLOAD_KINDS.has(kind) && !KARPENTER_GROUPS.has(group) && !provider;
-    if (!KARPENTER_GROUPS.has(group) && !provider && !workload) {
+    const node = group === '' && kind === 'Node';
+    if (!KARPENTER_GROUPS.has(group) && !provider && !workload && !node) {
       report.skipped++;
       continue;
     }
     report.checked[kind] = (report.checked[kind] ?? 0) + 1;
     const add = problemAdder(report.problems, doc);
-    if (workload) {
-      for (const p of workloadProblems(doc.object)) add(p.path, p.message);
+    if (workload || node) {
+      for (const p of node ? nodeProblems(doc.object) : workloadProblems(doc.object))
+        add(p.path, p.message);
       continue;
     }
     if (provider && kind === provider.nodeClassKind.kind) {

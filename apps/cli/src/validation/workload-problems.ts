@@ -104,6 +104,22 @@ function overlaps(a: string, b: string): boolean {
 
 type Add = (path: string, message: string) => void;
 
+/**
+ * The problems of a core/v1 Node the simulation reads as existing capacity: values of the wrong
+ * type ({@link apiFieldProblems}; fields it does not declare are fine, as a newer cluster's
+ * Node has fields the 1.34 models lack) and the quantities of `status.allocatable` and
+ * `status.capacity` (valid, not negative, exactly countable).
+ */
+export function nodeProblems(object: KubeObject): FieldProblem[] {
+  const problems = apiFieldProblems(object).filter((p) => p.rule === 'type');
+  const add: Add = (path, message) => problems.push({ path, message });
+  const status = object.status;
+  if (isRecord(status))
+    for (const list of ['allocatable', 'capacity'] as const)
+      quantities(status[list], `status.${list}`, add);
+  return problems;
+}
+
 function job(spec: Spec, at: string, add: Add): void {
   count(spec, 'parallelism', at, add);
   count(spec, 'completions', at, add);
