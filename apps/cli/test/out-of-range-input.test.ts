@@ -367,3 +367,29 @@ status: { allocatable: ${allocatable} }
     ]);
   });
 });
+
+describe('an EC2NodeClass without spec', () => {
+  it('is refused naming spec, by validate and by simulate on aws, where it failed unlocated', async () => {
+    const file = await writeManifests(
+      `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: pool }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: bare }
+      requirements: []
+`,
+      'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: bare }\n',
+      POD,
+    );
+    const problem =
+      'spec: required: amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms and a role or instanceProfile (the apiserver accepts an EC2NodeClass without spec, but Karpenter cannot launch from it)';
+    const validated = await cli('validate', file);
+    expect(validated.code).toBe(1);
+    expect(validated.stdout.split('\n')[0]).toBe(`${file}:2 ${problem}`);
+    const simulated = await cli('simulate', file, '--cloud', 'aws');
+    expect(simulated.stderr).toBe(`karpenter-ts: error: ${file}:2 ${problem}\n`);
+    expect(simulated.code).toBe(1);
+  });
+});

@@ -52,8 +52,20 @@ export function awsCloud(region: string): Cloud {
       nodeClass: defaultEC2NodeClass() as unknown as KubeObject,
       source: 'Karpenter AWS getting-started default NodePool and EC2NodeClass',
     }),
-    validateNodeClass: (object): NodeClassProblem[] =>
-      validateEC2NodeClass(object).map((v) => ({ path: v.path, message: v.message })),
+    validateNodeClass: (object): NodeClassProblem[] => {
+      const problems = validateEC2NodeClass(object).map((v) => ({
+        path: v.path,
+        message: v.message,
+      }));
+      // The CRD does not require spec, but every EC2NodeClass setting Karpenter needs is in it.
+      if ((object.spec ?? null) === null)
+        problems.push({
+          path: 'spec',
+          message:
+            'required: amiSelectorTerms, subnetSelectorTerms, securityGroupSelectorTerms and a role or instanceProfile (the apiserver accepts an EC2NodeClass without spec, but Karpenter cannot launch from it)',
+        });
+      return problems;
+    },
     chooseLaunch: (options, requirements) =>
       chooseAwsLaunch(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: AwsWellKnownLabels,
