@@ -236,6 +236,7 @@ export class DisruptionController {
         }
       }
       if (eligible.length === 0) continue;
+      if (acting) this.#recordBlockedPools(mapping, eligible);
       const state = `${fingerprint}\n${eligible.map((c) => c.name).join(',')}`;
       if (acting && method.name !== 'drift' && this.#unchangedSinceIdle(method.name, state))
         continue;
@@ -262,6 +263,19 @@ export class DisruptionController {
       if (acting) this.#idle.set(method.name, { fingerprint: state, at: sim.nowMs });
     }
     return { commands: [], notCandidates, skipped, budgets };
+  }
+
+  /** A `DisruptionBlocked` event on each NodePool with eligible nodes whose budget is 0 (upstream). */
+  #recordBlockedPools(mapping: BudgetMapping, eligible: readonly Candidate[]): void {
+    for (const pool of new Set(eligible.map((c) => c.nodePoolName))) {
+      if (mapping.left(pool) > 0) continue;
+      this.#events.record(
+        { kind: 'NodePool', name: pool },
+        'Normal',
+        'DisruptionBlocked',
+        `No allowed disruptions for disruption reason ${mapping.reason} due to blocking budget`,
+      );
+    }
   }
 
   #unchangedSinceIdle(method: MethodName, fingerprint: string): boolean {

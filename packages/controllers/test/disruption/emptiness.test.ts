@@ -150,3 +150,18 @@ describe('emptiness', () => {
     expect(await isTainted(env, 'a')).toBe(false);
   });
 });
+
+describe('a NodePool whose budget blocks emptiness', () => {
+  it('gets a DisruptionBlocked event on the NodePool naming the reason, and no command starts', async () => {
+    const env = await unitEnv({ pools: [disruptionPool({ budgets: [{ nodes: '0' }] })] });
+    await addNode(env, { name: 'a' });
+    await env.disruption.reconcile();
+    expect(env.disruption.pendingCommand).toBeUndefined();
+    const events = env.client.events.filter(
+      (e) => e.involved.kind === 'NodePool' && e.reason === 'DisruptionBlocked',
+    );
+    expect(events.map((e) => e.message)).toContain(
+      'No allowed disruptions for disruption reason Empty due to blocking budget',
+    );
+  });
+});
