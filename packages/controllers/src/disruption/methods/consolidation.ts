@@ -38,8 +38,11 @@ import { describeFailures, simulateScheduling } from '../simulation.js';
 /** Upstream `MinInstanceTypesForSpotToSpotConsolidation`. */
 export const MinInstanceTypesForSpotToSpot = 15;
 
-/** Why consolidation may not touch the candidate, or undefined (see the module comment). */
-export function consolidationFilter(c: Candidate): string | undefined {
+/**
+ * Why consolidation may not touch the candidate at `nowMs`, or undefined (see the module
+ * comment).
+ */
+export function consolidationFilter(c: Candidate, nowMs: number): string | undefined {
   const pool = c.nodePool;
   if (pool.spec.replicas !== undefined) return 'nodepool is static';
   if (c.instanceType === undefined) {
@@ -55,7 +58,8 @@ export function consolidationFilter(c: Candidate): string | undefined {
   if (policy !== 'WhenEmptyOrUnderutilized') return `${policy} and not empty`;
   if (!isTrue(c.nodeClaim, NodeClaimConditions.Consolidatable)) {
     const at = consolidatableAt(c.nodeClaim, after);
-    return at === undefined
+    // A time already past means the condition is about to be set; say so rather than a past time.
+    return at === undefined || at <= nowMs
       ? 'not consolidatable yet'
       : `consolidatable at ${new Date(at).toISOString().replace('.000Z', 'Z')}`;
   }

@@ -27,8 +27,8 @@ export class MultiNodeConsolidation implements DisruptionMethod {
   readonly disruptionClass = 'graceful' as const;
   readonly validates = true;
 
-  shouldDisrupt(candidate: Candidate): string | undefined {
-    return consolidationFilter(candidate);
+  shouldDisrupt(candidate: Candidate, nowMs: number): string | undefined {
+    return consolidationFilter(candidate, nowMs);
   }
 
   computeCommands(

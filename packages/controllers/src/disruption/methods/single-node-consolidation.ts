@@ -19,8 +19,8 @@ export class SingleNodeConsolidation implements DisruptionMethod {
   readonly disruptionClass = 'graceful' as const;
   readonly validates = true;
 
-  shouldDisrupt(candidate: Candidate): string | undefined {
-    return consolidationFilter(candidate);
+  shouldDisrupt(candidate: Candidate, nowMs: number): string | undefined {
+    return consolidationFilter(candidate, nowMs);
   }
 
   computeCommands(
