@@ -144,6 +144,32 @@ export class MemoryKubeClient implements KubeClient {
     return typed<K>(structuredClone(copy));
   }
 
+  /**
+   * Stores an object read from a cluster (a snapshot) as it was: its uid, creationTimestamp,
+   * generation, deletionTimestamp (kept only while it has finalizers, as the API server would
+   * have removed it otherwise) and status are kept; it gets a fresh resourceVersion, and a
+   * namespaced kind without a namespace is put in `default`. Watchers see it ADDED. Raises
+   * AlreadyExistsError, and KubeApiError (422) without `metadata.name`.
+   */
+  async restore<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
+    const copy = stored(structuredClone(object));
+    const meta = copy.metadata;
+    if (!meta.name) throw new KubeApiError(422, `${kind}: metadata.name is required`);
+    if (NamespacedKinds.has(kind) && !meta.namespace) meta.namespace = 'default';
+    const key = storeKey(kind, keyFor(kind, copy));
+    if (this.#store(kind).has(key)) {
+      throw new AlreadyExistsError(`${kind} ${displayKey(kind, copy)} already exists`);
+    }
+    meta.uid ??= `uid-${++this.#uid}`;
+    meta.generation ??= 1;
+    meta.creationTimestamp ??= new Date(this.#clock.now());
+    if ((meta.finalizers ?? []).length === 0) delete meta.deletionTimestamp;
+    meta.resourceVersion = this.#nextVersion();
+    this.#store(kind).set(key, copy);
+    this.#notify(kind, 'ADDED', copy);
+    return typed<K>(structuredClone(copy));
+  }
+
   async update<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
     this.#fault('update', kind);
     return this.#update(kind, object);
