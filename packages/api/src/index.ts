@@ -16,7 +16,7 @@ export type { DeprecatedFields } from './validation/deprecated-fields.js';
 export type { OpenApiSchema } from './validation/openapi-to-json-schema.js';
 export { CrdFiles, crdDocument, crdPath, karpenterValidator, karpenterValidators } from './crds.js';
 export type { KarpenterKind } from './crds.js';
-export { validate, applyDefaults } from './validate.js';
+export { validate, applyDefaults, dropPrunedNulls } from './validate.js';
 export type { ValidateObjectOptions } from './validate.js';
 export { MAX_MANIFEST_DEPTH, parseManifests, validateYaml } from './manifests.js';
 export type {

@@ -79,6 +79,17 @@ export function applyDefaults<T>(obj: T, validators?: readonly CrdValidator[]): 
   return validator ? validator.applyDefaults(obj) : cloneJson(obj);
 }
 
+/**
+ * Returns a copy of `obj` without the `null` entries the apiserver drops when it stores the
+ * object (`weight:`, `limits:`, `taints:` written with no value, as Helm renders empty values):
+ * readers of the copy see such a field as absent, as they would on the stored object. Objects of
+ * unknown kinds come back as an unchanged copy.
+ */
+export function dropPrunedNulls<T>(obj: T, validators?: readonly CrdValidator[]): T {
+  const validator = findValidator(obj, validators);
+  return validator ? validator.dropNulls(obj) : cloneJson(obj);
+}
+
 function findValidator(
   obj: unknown,
   extra: readonly CrdValidator[] | undefined,

@@ -1,6 +1,7 @@
 /**
  * Sorting loaded objects by what the commands do with them.
  */
+import { dropPrunedNulls } from '@karpenter-ts/api';
 import type { ManifestDocument } from './document.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
 
@@ -34,7 +35,11 @@ export function apiGroup(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** Groups documents by role, keeping input order inside each group. */
+/**
+ * Groups documents by role, keeping input order inside each group. NodePools come as the
+ * apiserver stores them: without the nulls it prunes (`limits:` or `taints:` written with no
+ * value, as Helm renders empty values, are absent), so every reader sees them as unset.
+ */
 export function inventory(documents: readonly ManifestDocument[]): Inventory {
   const inv: Inventory = {
     nodePools: [],
@@ -49,7 +54,8 @@ export function inventory(documents: readonly ManifestDocument[]): Inventory {
   for (const doc of documents) {
     const { kind, apiVersion } = doc.object;
     const group = apiGroup(apiVersion);
-    if (group === 'karpenter.sh' && kind === 'NodePool') inv.nodePools.push(doc);
+    if (group === 'karpenter.sh' && kind === 'NodePool')
+      inv.nodePools.push({ ...doc, object: dropPrunedNulls(doc.object) });
     else if (group === 'karpenter.sh' && kind === 'NodeClaim') inv.nodeClaims.push(doc);
     else if (group === 'karpenter.sh' && kind === 'NodeOverlay') inv.nodeOverlays.push(doc);
     else if (NODE_CLASS_GROUPS[kind] !== undefined && NODE_CLASS_GROUPS[kind] === group)

@@ -72,6 +72,12 @@ export interface CrdValidator {
   /** Returns a new object without the fields the apiserver would prune (unchanged copy for other kinds). */
   prune<T>(obj: T): T;
   /**
+   * Returns a new object without the `null` entries the apiserver drops before defaulting (a
+   * null where the schema is neither nullable nor defaulted, such as `limits:` written with no
+   * value); everything else, unknown fields included, is kept. Unchanged copy for other kinds.
+   */
+  dropNulls<T>(obj: T): T;
+  /**
    * Every violation at once: version/kind, metadata.name, unknown (pruned) fields with hints for
    * fields of older APIs, OpenAPI value validations (type, enum, pattern, bounds, required,
    * formats), and every CEL rule at its schema node. Defaults are applied first, as the
@@ -175,6 +181,12 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
     prune<T>(obj: T): T {
       const v = versionOf(obj);
       return v ? (pruneCopy(v, obj) as T) : cloneJson(obj);
+    },
+    dropNulls<T>(obj: T): T {
+      const v = versionOf(obj);
+      const copy = cloneJson(obj);
+      if (v) pruneNulls(v.schema, copy);
+      return copy;
     },
     validate(obj, validateOptions = {}) {
       const name =

@@ -1,0 +1,103 @@
+/**
+ * Upstream documents that the API server accepts (issue 15, Validation): validate accepts them
+ * too, and simulate, explain and compare read them as the API server stores them.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli } from './support/cli.js';
+import { writeManifests } from './support/manifests.js';
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: "1"}}}]
+`;
+
+/** Optional fields written with no value, as Helm renders an empty value. */
+const emptyValues = [
+  `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: empty-values
+  labels:
+spec:
+  weight:
+  limits:
+  disruption:
+    consolidateAfter: 1m
+  template:
+    metadata:
+      labels:
+      annotations:
+    spec:
+      taints:
+      startupTaints:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+`,
+  `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata: {name: empty-values}
+spec:
+  requirements:
+    - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+  price:
+  capacity:
+  weight:
+`,
+  `apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata: {name: default}
+spec:
+  tags:
+  kubelet:
+`,
+  `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: KarpenterNodeRole
+  tags:
+  kubelet:
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+`,
+];
+
+describe('empty optional fields (issue 15, Validation 1)', () => {
+  it('validate accepts limits:, weight:, taints:, labels:, tags:, price:, capacity: with no value', async () => {
+    const file = await writeManifests(...emptyValues);
+    const { code, stdout } = await cli('validate', file);
+    expect(stdout).toContain('✓ 4 objects valid');
+    expect(code).toBe(0);
+  });
+
+  it.each(['azure', 'aws', 'sim'])(
+    'simulate --cloud %s reads them as absent (no limits, weight 0, no taints)',
+    async (cloud) => {
+      const file = await writeManifests(...emptyValues, deployment);
+      const { code, stdout, stderr } = await cli('simulate', file, '--cloud', cloud);
+      expect(stderr).not.toContain('internal error');
+      expect(code).toBe(0);
+      expect(stdout).toContain('2 of 2 pods scheduled');
+    },
+  );
+
+  it('explain and compare read them as absent', async () => {
+    const file = await writeManifests(...emptyValues, deployment);
+    const explained = await cli('explain', file, '--pod', 'web');
+    expect(explained.stderr).not.toContain('internal error');
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toContain('NodePool "empty-values"');
+    const compared = await cli('compare', file);
+    expect(compared.stderr).not.toContain('internal error');
+    expect(compared.code).toBe(0);
+  });
+});
