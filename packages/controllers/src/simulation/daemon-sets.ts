@@ -23,14 +23,30 @@ const STARTUP_TAINT_KEYS: ReadonlySet<string> = new Set([
 
 /** See the module comment. */
 export class SimDaemonSets {
-  constructor(private readonly client: MemoryKubeClient) {}
+  /** The Nodes, DaemonSets and DaemonSet pods the last pass saw (resource versions). */
+  #seen = '';
 
-  /** One pass: creates the missing DaemonSet pods and deletes pods of vanished Nodes. */
+  constructor(private readonly client: MemoryKubeClient) {
+    // A DaemonSet pod deleted must be replaced: the next pass looks at the pods again. (A pod
+    // can only be bound to a Node that exists, and a Node going away changes what a pass sees.)
+    client.watch('Pod', (event) => {
+      if (event.type === 'DELETED' && isDaemonSetPod(event.object)) this.#seen = '';
+    });
+  }
+
+  /**
+   * One pass: creates the missing DaemonSet pods and deletes pods of vanished Nodes. A pass
+   * that would see the same Nodes, DaemonSets and pods as the last one does nothing.
+   */
   async reconcile(): Promise<{ created: number; deleted: number }> {
     let created = 0;
     let deleted = 0;
     const daemonSets = await this.client.list('DaemonSet');
     const nodes = await this.client.list('Node');
+    const seen = [...daemonSets, ...nodes]
+      .map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)
+      .join(',');
+    if (seen === this.#seen) return { created, deleted };
     const pods = await this.client.list('Pod');
     const nodeNames = new Set(nodes.map((n) => n.metadata?.name ?? ''));
     const placed = new Set<string>();
@@ -61,6 +77,7 @@ export class SimDaemonSets {
         created++;
       }
     }
+    this.#seen = created + deleted === 0 ? seen : '';
     return { created, deleted };
   }
 }

@@ -1,0 +1,139 @@
+/**
+ * `karpenter-ts-sim run [scenario]`: runs a scenario (default: the shipped one) on each of its
+ * clouds, prints a summary table, and writes the measures (`--out DIR`: result.json,
+ * samples.csv, nodes.csv, events.csv; `--json`: the JSON on stdout instead of the table).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { CLOUD_NAMES, UsageError, type CloudName } from '@karpenter-ts/cli';
+import { eventsCsv, nodesCsv, samplesCsv } from '../measures/csv.js';
+import { summaryTable } from '../measures/summary-table.js';
+import { outputJson, simulateScenario } from '../engine/simulate.js';
+import type { Runtime } from '../runtime.js';
+import { DEFAULT_SCENARIO } from '../scenario/default-scenario.js';
+import { durationSeconds, formatSeconds } from '../scenario/durations.js';
+import { loadScenario } from '../scenario/load.js';
+import type { CloudRun, Scenario } from '../scenario/types.js';
+
+interface RunFlags {
+  cloud?: string[];
+  seed?: string;
+  duration?: string;
+  out?: string;
+  json?: boolean;
+  solver: 'wasm' | 'ts';
+  fastForward: boolean;
+  workers: boolean;
+  quiet?: boolean;
+}
+
+/** Adds the `run` command to `program`. */
+export function registerRun(program: Command, runtime: Runtime): void {
+  program
+    .command('run')
+    .description(
+      'run a scenario on the real controllers over simulated time and report the measures',
+    )
+    .argument(
+      '[scenario]',
+      'scenario YAML file (default: the shipped day of Online Boutique and Sock Shop)',
+      DEFAULT_SCENARIO,
+    )
+    .option(
+      '--cloud <cloud[:region]...>',
+      "run on these clouds instead of the scenario's (azure, aws, sim)",
+    )
+    .option('--seed <n>', "seed instead of the scenario's (an integer 0..4294967295)")
+    .option('--duration <duration>', 'run only this long (e.g. 6h): events after it are dropped')
+    .option(
+      '--out <dir>',
+      'write result.json, samples.csv, nodes.csv and events.csv to this folder',
+    )
+    .option('--json', 'print the JSON output on stdout instead of the summary table')
+    .addOption(
+      new Option('--solver <solver>', 'scheduling solver').choices(['wasm', 'ts']).default('wasm'),
+    )
+    .option(
+      '--no-fast-forward',
+      'tick every second while work is in flight and poll disruption every 10 s (slower)',
+    )
+    .option(
+      '--no-workers',
+      'run the clouds one after the other in this thread (default: a worker thread each, at once)',
+    )
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .action(async (file: string, flags: RunFlags) => {
+      const scenario = withOverrides(await loadScenario(file), flags);
+      const output = await simulateScenario(scenario, {
+        clouds:
+          flags.cloud === undefined
+            ? scenario.clouds
+            : flags.cloud.map((c) => parseCloud(c, scenario)),
+        solver: flags.solver,
+        fastForward: flags.fastForward,
+        workers: flags.workers,
+        onRunDone: (run, wallMs) => {
+          if (flags.quiet) return;
+          runtime.io.err(
+            `karpenter-ts-sim: ${run.id}: ${formatSeconds(scenario.durationSeconds)} simulated in ${(wallMs / 1000).toFixed(1)} s (${run.summary.ticks} ticks)\n`,
+          );
+          for (const note of run.notes) runtime.io.err(`  note: ${note}\n`);
+        },
+      });
+      if (flags.out !== undefined) {
+        await mkdir(flags.out, { recursive: true });
+        await writeFile(join(flags.out, 'result.json'), outputJson(output));
+        await writeFile(join(flags.out, 'samples.csv'), samplesCsv(output));
+        await writeFile(join(flags.out, 'nodes.csv'), nodesCsv(output));
+        await writeFile(join(flags.out, 'events.csv'), eventsCsv(output));
+        if (!flags.quiet)
+          runtime.io.err(
+            `karpenter-ts-sim: wrote ${flags.out}/result.json, samples.csv, nodes.csv, events.csv\n`,
+          );
+      }
+      runtime.io.out(flags.json ? outputJson(output) : summaryTable(output));
+    });
+}
+
+function withOverrides(scenario: Scenario, flags: RunFlags): Scenario {
+  let out = scenario;
+  if (flags.seed !== undefined) {
+    const seed = Number(flags.seed);
+    if (!/^\d+$/.test(flags.seed) || seed > 4294967295)
+      throw new UsageError(
+        `--seed: expected an integer 0..4294967295, got ${JSON.stringify(flags.seed)}`,
+      );
+    if (seed !== scenario.seed)
+      throw new UsageError(
+        '--seed: set the seed in the scenario file (spot interruption times are drawn from it when the scenario is read)',
+      );
+  }
+  if (flags.duration !== undefined) {
+    const seconds = /^(\d+(\.\d+)?(d|h|ms|m|s))+$|^\d+$/.test(flags.duration)
+      ? durationSeconds(/^\d+$/.test(flags.duration) ? Number(flags.duration) : flags.duration)
+      : Number.NaN;
+    if (!(seconds > 0))
+      throw new UsageError(
+        `--duration: expected a duration such as 6h or 90m, got ${JSON.stringify(flags.duration)}`,
+      );
+    out = { ...out, durationSeconds: Math.min(seconds, scenario.durationSeconds) };
+  }
+  return out;
+}
+
+/** A `--cloud` value; the scenario's own manifests for that cloud come along. */
+function parseCloud(value: string, scenario: Scenario): CloudRun {
+  const [cloud, region] = value.split(':', 2);
+  if (!CLOUD_NAMES.includes(cloud as CloudName))
+    throw new UsageError(
+      `--cloud: expected one of ${CLOUD_NAMES.join(', ')} (optionally :region), got ${JSON.stringify(value)}`,
+    );
+  const own = scenario.clouds.find((c) => c.cloud === cloud);
+  return {
+    cloud: cloud as CloudName,
+    region: region || undefined,
+    manifests: own?.manifests ?? [],
+    documents: own?.documents ?? [],
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * karpenter-ts-sim as a library: read a scenario, run it on the real controllers over time, and
+ * the output format the measures are written in.
+ */
+export * from './measures/format.js';
+export { loadScenario, parseScenario } from './scenario/load.js';
+export { ScenarioError, formatProblem, type ScenarioProblem } from './scenario/problems.js';
+export { SCENARIO_SCHEMA, EVENT_TYPES } from './scenario/schema.js';
+export { readTrace, TRACE_COLUMNS } from './scenario/trace.js';
+export type * from './scenario/types.js';

@@ -1,0 +1,184 @@
+/**
+ * Reading a scenario file: YAML, the schema, the manifests it names (through the CLI's reader,
+ * validation and workload expansion, so they mean what they mean to `karpenter-ts simulate`),
+ * trace files, and the checks of {@link buildScenario}. Every problem is collected and raised
+ * at once as a {@link ScenarioError}; nothing runs on bad input.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import {
+  createCloud,
+  loadManifests,
+  ManifestError,
+  validateDocuments,
+  type ManifestDocument,
+} from '@karpenter-ts/cli';
+import { startingObjects } from '../workloads/starting-objects.js';
+import { buildScenario } from './build.js';
+import type { ScenarioData } from './document-types.js';
+import { fieldName, formatProblem, ScenarioError, type ScenarioProblem } from './problems.js';
+import { schemaProblems } from './schema-check.js';
+import { readTrace } from './trace.js';
+import type { Scenario } from './types.js';
+import { readYaml } from './yaml-source.js';
+
+/**
+ * Reads and checks the scenario at `file` (paths in it are relative to its folder). Raises
+ * {@link ScenarioError} with every problem found, each `file:line field: message`.
+ */
+export async function loadScenario(file: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ScenarioError([
+      {
+        file,
+        line: 1,
+        field: '',
+        message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      },
+    ]);
+  }
+  return parseScenario(text, file);
+}
+
+/** {@link loadScenario} for text already read (`file` names it and anchors relative paths). */
+export async function parseScenario(text: string, file: string): Promise<Scenario> {
+  const source = readYaml(text, file);
+  if (source.problems.length > 0) throw new ScenarioError(source.problems);
+  const schema = schemaProblems(source);
+  if (schema.length > 0) throw new ScenarioError(schema);
+  const data = source.data as ScenarioData;
+  const dir = dirname(file);
+  const resolve = (p: string) => (isAbsolute(p) ? p : join(dir, p));
+  const problems: ScenarioProblem[] = [];
+
+  const readAll = async (paths: readonly string[], field: (i: number) => (string | number)[]) => {
+    const documents: ManifestDocument[] = [];
+    for (const [i, path] of paths.entries()) {
+      try {
+        const loaded = await loadManifests([path]);
+        documents.push(...loaded.documents);
+        problems.push(...loaded.errors.map(manifestProblem));
+      } catch (error) {
+        problems.push({
+          file,
+          line: source.lineOf(field(i)),
+          field: fieldName(field(i)),
+          message: (error as Error).message,
+        });
+      }
+    }
+    return documents;
+  };
+  const manifestPaths = data.manifests.map(resolve);
+  const documents = await readAll(manifestPaths, (i) => ['manifests', i]);
+  const cloudEntries = data.clouds ?? [{ cloud: 'azure' as const }];
+  const cloudManifests: { paths: string[]; documents: ManifestDocument[] }[] = [];
+  for (const [k, c] of cloudEntries.entries()) {
+    const paths = (c.manifests ?? []).map(resolve);
+    cloudManifests.push({
+      paths,
+      documents: await readAll(paths, (i) => ['clouds', k, 'manifests', i]),
+    });
+  }
+  if (problems.length > 0) throw new ScenarioError(problems);
+
+  for (const [k, c] of cloudEntries.entries()) {
+    let cloud;
+    try {
+      cloud = createCloud(c.cloud, c.region);
+    } catch (error) {
+      problems.push({
+        file,
+        line: source.lineOf(['clouds', k, 'region']),
+        field: `clouds[${k}].region`,
+        message: (error as Error).message,
+      });
+      continue;
+    }
+    const checked = [...documents, ...(cloudManifests[k]?.documents ?? [])].filter(
+      (d) => d.object.kind !== 'Node',
+    );
+    for (const p of validateDocuments(checked, [cloud], { nodeClassRefs: false }).problems) {
+      const problem = {
+        file: p.file,
+        line: p.line ?? lineOfDocument(p.file, p.document),
+        field: p.field,
+        message: p.message,
+      };
+      if (!problems.some((q) => formatProblem(q) === formatProblem(problem)))
+        problems.push(problem);
+    }
+  }
+  let workloadKeys: string[] = [];
+  try {
+    workloadKeys = startingObjects(documents, new Date(0)).scalable.map((w) => w.key);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    problems.push(manifestProblem(error));
+  }
+  if (problems.length > 0) throw new ScenarioError(problems);
+
+  const everything = [...documents, ...cloudManifests.flatMap((c) => c.documents)];
+  const names = (kinds: readonly string[]) => {
+    const found = everything
+      .filter((d) => kinds.includes(d.object.kind))
+      .map((d) => d.object.metadata?.name ?? '');
+    return found.length > 0 ? [...new Set(found)] : ['default'];
+  };
+  const built = buildScenario(data, {
+    source,
+    documents,
+    manifestPaths,
+    cloudManifests,
+    workloadKeys,
+    nodePoolNames: names(['NodePool']),
+    nodeClassNames: names(['AKSNodeClass', 'EC2NodeClass', 'SimNodeClass']),
+    readTrace: (name) => {
+      const path = resolve(name);
+      let csv: string;
+      try {
+        csv = readFileSync(path, 'utf8');
+      } catch (error) {
+        return {
+          error: `cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        };
+      }
+      const shown = isAbsolute(name) ? name : relative(process.cwd(), path) || path;
+      return { path: shown, ...readTrace(csv, shown) };
+    },
+  });
+  if (built.scenario === undefined) throw new ScenarioError(built.problems);
+  return built.scenario;
+}
+
+/** A manifest reader's error as a problem (its line when the YAML had one, else the document's). */
+function manifestProblem(e: ManifestError): ScenarioProblem {
+  return {
+    file: e.file,
+    line: e.line ?? lineOfDocument(e.file, e.document),
+    field: e.field ?? '',
+    message: e.detail,
+  };
+}
+
+/** The first line of the `document`-th `---` section of a file (1 when it cannot tell). */
+function lineOfDocument(file: string, document: number): number {
+  if (document <= 1) return 1;
+  try {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    let seen = 1;
+    for (let i = 0; i < lines.length; i++) {
+      if (/^---(\s|$)/.test(lines[i] ?? '') && i > 0) {
+        seen++;
+        if (seen === document) return i + 2;
+      }
+    }
+  } catch {
+    // fall through
+  }
+  return 1;
+}

@@ -1,0 +1,138 @@
+/**
+ * A scenario with a mistake does not run: every problem is one line `file:line field: message`.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../src/index.js';
+import { problemsOf, scenarioYaml, writeScenario } from './support.js';
+
+describe('a scenario with a mistake', () => {
+  it('names an unknown field, its line, and the field it probably meant', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: replicas
+    at: 1h
+    workload: frontend
+    replica: 3
+`),
+    );
+    expect(await problemsOf(path)).toEqual(
+      [
+        'scenario.yaml:11 events[0].replica: unknown field; did you mean "replicas"? (known: type, at, workload, workloads, replicas)',
+        'scenario.yaml:8 events[0].replicas: required',
+      ].sort((a, b) => lineOf(a) - lineOf(b)),
+    );
+  });
+
+  it('refuses an event before time 0', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: replicas
+    at: -5m
+    workload: frontend
+    replicas: 3
+`),
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:9 events[0].at: -5m is before time 0 (the scenario starts at 0s)',
+    ]);
+  });
+
+  it('refuses a curve without points', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: replicasCurve
+    workloads: ["*"]
+    curve:
+      shape: sine
+      points: []
+`),
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:12 events[0].curve.points: must have at least 1 item(s)',
+    ]);
+  });
+
+  it('refuses a curve that does not say its points at all', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: replicasCurve
+    workloads: ["*"]
+    curve: {shape: step}
+`),
+    );
+    expect(await problemsOf(path)).toEqual(['scenario.yaml:10 events[0].curve.points: required']);
+  });
+
+  it('refuses a trace row with a negative request, naming the trace file, its line and the column', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: trace
+    file: pods.csv
+`),
+      {
+        'pods.csv': `arrival,duration,namespace,cpu,memory,gpu,labels,owner
+0,10m,batch,500m,1Gi,,app=etl,Job/etl
+30s,10m,batch,-500m,1Gi,,app=etl,Job/etl
+`,
+      },
+    );
+    const problems = await problemsOf(path);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/pods\.csv:3 cpu: negative request "-500m"$/);
+  });
+
+  it('names a workload the manifests do not have, and what they have', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: replicas
+    at: 1h
+    workload: frontent
+    replicas: 3
+`),
+    );
+    const [problem] = await problemsOf(path);
+    expect(problem).toMatch(
+      /^scenario\.yaml:10 events\[0\]\.workload: no Deployment, ReplicaSet or StatefulSet named frontent in the manifests \(they have default\/frontend, default\/adservice, /,
+    );
+  });
+
+  it('reports every problem at once, in line order', async () => {
+    const path = writeScenario(
+      scenarioYaml(`seed: -1
+events:
+  - type: capacityError
+    from: 2h
+    to: 1h
+  - type: spotInterruptions
+    ratePerHour: 1
+    at: [1h]
+`),
+    );
+    expect(await problemsOf(path)).toEqual(['scenario.yaml:7 seed: must be >= 0']);
+    const fixed = writeScenario(
+      scenarioYaml(`events:
+  - type: capacityError
+    from: 1h
+    to: 30m
+  - type: spotInterruptions
+    ratePerHour: 1
+    at: [1h]
+`),
+    );
+    expect(await problemsOf(fixed)).toEqual([
+      'scenario.yaml:10 events[0].to: must be after from (1h)',
+      'scenario.yaml:11 events[1]: needs exactly one of ratePerHour and at',
+    ]);
+  });
+
+  it('runs nothing for a scenario with a YAML error', async () => {
+    const path = writeScenario(scenarioYaml(`events:\n  - type: replicas\n  at: 1h\n`));
+    await expect(loadScenario(path)).rejects.toThrow(
+      /^scenario\.yaml:|\/scenario\.yaml:\d+ YAML: /,
+    );
+  });
+});
+
+function lineOf(problem: string): number {
+  return Number(/:(\d+) /.exec(problem)?.[1] ?? 0);
+}
