@@ -72,6 +72,6 @@ describe('applyDefaults', () => {
     const schema = karpenterValidator('NodePool').schema('v1');
     const text = JSON.stringify(schema);
     // The CRD carries exactly these defaults; if one is added, this test must learn it.
-    expect(text.match(/"default":/g)?.length).toBe(6);
+    expect(text.match(/"default":/g)?.length).toBe(7);
   });
 });

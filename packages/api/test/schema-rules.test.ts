@@ -277,15 +277,6 @@ const cases: Case[] = [
     path: 'spec.disruption.consolidateAfter',
   },
   {
-    name: 'consolidateAfter is required in a given disruption block',
-    base: np,
-    field: 'spec.disruption',
-    accepted: { consolidateAfter: '1m', consolidationPolicy: 'WhenEmpty' },
-    rejected: { consolidationPolicy: 'WhenEmpty' },
-    rule: 'required',
-    path: 'spec.disruption.consolidateAfter',
-  },
-  {
     name: 'consolidationPolicy is WhenEmpty, WhenEmptyOrUnderutilized or Balanced',
     base: np,
     field: 'spec.disruption',

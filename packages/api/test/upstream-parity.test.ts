@@ -3,7 +3,7 @@
  * server's (issue 15, Validation): each case here was judged differently before.
  */
 import { describe, expect, it } from 'vitest';
-import { dropPrunedNulls, validate } from '../src/index.js';
+import { applyDefaults, dropPrunedNulls, validate } from '../src/index.js';
 
 const nodeClassRef = { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' };
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
@@ -33,5 +33,31 @@ describe('empty optional fields (Validation 1)', () => {
     expect(dropPrunedNulls(withUnknown).spec).toHaveProperty('bogus', null);
     const other = { apiVersion: 'v1', kind: 'ConfigMap', data: null };
     expect(dropPrunedNulls(other)).toEqual(other);
+  });
+});
+
+describe('spec.disruption.consolidateAfter (Validation 2)', () => {
+  const pool = (disruption: unknown) => ({
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'p' },
+    spec: { disruption, template: { spec: { nodeClassRef, requirements } } },
+  });
+
+  it('may be left out (upstream main defaults it to 0s); v1.14 YAML that sets it still works', () => {
+    expect(validate(pool({ consolidationPolicy: 'WhenEmpty' }))).toEqual([]);
+    expect(validate(pool({ budgets: [{ nodes: '5' }] }))).toEqual([]);
+    expect(validate(pool({ consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' }))).toEqual(
+      [],
+    );
+  });
+
+  it('defaults to 0s when the disruption block leaves it out', () => {
+    const defaulted = applyDefaults(pool({ consolidationPolicy: 'WhenEmpty' }));
+    expect(defaulted.spec.disruption).toEqual({
+      consolidationPolicy: 'WhenEmpty',
+      consolidateAfter: '0s',
+      budgets: [{ nodes: '10%' }],
+    });
   });
 });
