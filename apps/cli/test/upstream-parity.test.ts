@@ -101,3 +101,44 @@ describe('empty optional fields (issue 15, Validation 1)', () => {
     expect(compared.code).toBe(0);
   });
 });
+
+describe('status in a created document (issue 15, Validation 5)', () => {
+  it('is ignored, as the API server drops it on create: a kubectl get -o yaml copy validates', async () => {
+    const file = await writeManifests(
+      `apiVersion: v1
+kind: List
+items:
+- apiVersion: karpenter.sh/v1
+  kind: NodePool
+  metadata:
+    name: default
+    uid: 2b8cf9c4-8a66-4b4e-9f2e-6c7b0c1b2d3e
+    resourceVersion: "12345"
+    generation: 1
+    creationTimestamp: "2024-08-21T10:00:00Z"
+  spec:
+    template:
+      spec:
+        nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+        requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+  status:
+    nodes: three
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: karpenter.sh/v1
+  kind: NodeClaim
+  metadata: {name: default-abcde}
+  spec:
+    nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+    requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+  status: {providerID: 5, conditions: [{type: Launched}]}
+- apiVersion: karpenter.azure.com/v1beta1
+  kind: AKSNodeClass
+  metadata: {name: default}
+  status: {localDNSState: Maybe, images: [{id: x}]}
+`,
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(stdout).toContain('✓ 3 objects valid');
+    expect(code).toBe(0);
+  });
+});

@@ -26,7 +26,10 @@ export interface ValidateObjectOptions extends ValidateOptions {
 export function validate(obj: unknown, options: ValidateObjectOptions = {}): Violation[] {
   const validator = findValidator(obj, options.validators);
   if (validator)
-    return validator.validate(obj, options.oldObj === undefined ? {} : { oldObj: options.oldObj });
+    return validator.validate(obj, {
+      ...(options.oldObj === undefined ? {} : { oldObj: options.oldObj }),
+      ...(options.subresource === undefined ? {} : { subresource: options.subresource }),
+    });
   const kind = isPlainObject(obj) && typeof obj.kind === 'string' ? obj.kind : '';
   const name =
     isPlainObject(obj) && isPlainObject(obj.metadata) && typeof obj.metadata.name === 'string'

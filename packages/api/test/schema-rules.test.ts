@@ -499,11 +499,14 @@ const cases: Case[] = [
 ];
 
 describe('schema rules', () => {
+  // Status rules apply to writes of the status subresource (the main resource ignores status).
+  const options = (c: Case) =>
+    c.field.startsWith('status') ? { subresource: 'status' as const } : {};
   test.each(cases)('accepts: $name', (c) => {
-    expect(validate(withField(c.base, c.field, c.accepted))).toEqual([]);
+    expect(validate(withField(c.base, c.field, c.accepted), options(c))).toEqual([]);
   });
   test.each(cases)('rejects: $name', (c) => {
-    const violations = validate(withField(c.base, c.field, c.rejected));
+    const violations = validate(withField(c.base, c.field, c.rejected), options(c));
     expect(violations).toContainEqual(
       expect.objectContaining({ rule: c.rule, path: c.path, apiServer: 'reject' }),
     );
@@ -532,10 +535,12 @@ describe('unknown fields', () => {
     ]);
   });
 
-  test('status is validated with its schema too', () => {
-    expect(validate(withField(np, 'status.nodes', -1))).toEqual([]);
-    expect(validate(withField(np, 'status.nodes', 'three'))).toContainEqual(
+  test('status is validated with its schema on a write of the status subresource', () => {
+    const status = { subresource: 'status' } as const;
+    expect(validate(withField(np, 'status.nodes', -1), status)).toEqual([]);
+    expect(validate(withField(np, 'status.nodes', 'three'), status)).toContainEqual(
       expect.objectContaining({ path: 'status.nodes', rule: 'type' }),
     );
+    expect(validate(withField(np, 'status.nodes', 'three'))).toEqual([]);
   });
 });

@@ -61,3 +61,36 @@ describe('spec.disruption.consolidateAfter (Validation 2)', () => {
     });
   });
 });
+
+describe('status in a created object (Validation 5)', () => {
+  it('is ignored, as the apiserver drops it on create under a status subresource', () => {
+    const pool = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'p' },
+      spec: { template: { spec: { nodeClassRef, requirements } } },
+      status: { nodes: 'three', conditions: [{ type: 'Ready', status: 'True' }], bogus: 1 },
+    };
+    expect(validate(pool)).toEqual([]);
+    const claim = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'c' },
+      spec: { nodeClassRef, requirements },
+      status: { providerID: 5, conditions: [{ type: 'Launched' }] },
+    };
+    expect(validate(claim)).toEqual([]);
+    expect(validate(claim, { oldObj: claim })).toEqual([]);
+  });
+
+  it('still leaves the spec checked', () => {
+    const pool = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'p' },
+      spec: { weight: 0, template: { spec: { nodeClassRef, requirements } } },
+      status: { nodes: 'three' },
+    };
+    expect(validate(pool).map((v) => v.path)).toEqual(['spec.weight']);
+  });
+});

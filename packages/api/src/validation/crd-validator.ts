@@ -46,6 +46,12 @@ export interface CrdValidatorOptions {
 export interface ValidateOptions {
   /** The stored object this one updates; enables transition rules (`oldSelf`), as on an UPDATE. */
   oldObj?: unknown;
+  /**
+   * `'status'`: validate the object as a write to its status subresource (as the controller
+   * writes status), `status` included. By default `status` is ignored where the CRD has a status
+   * subresource, as the apiserver ignores it on create and update of the main resource.
+   */
+  subresource?: 'status';
 }
 
 /** Validator, defaulter and pruner for one CRD. */
@@ -89,6 +95,8 @@ export interface CrdValidator {
 interface ServedVersion {
   name: string;
   schema: OpenApiSchema;
+  /** The version has a status subresource: writes to the main resource never set `status`. */
+  statusSubresource: boolean;
   compiled?: ValidateFunction;
 }
 
@@ -112,7 +120,12 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
     const schemaDoc = isPlainObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
     if (!isPlainObject(schemaDoc))
       throw new CrdDefinitionError(`${kind} ${String(v.name)}: no openAPIV3Schema`);
-    versions.push({ name: String(v.name), schema: schemaDoc });
+    const subresources = isPlainObject(v.subresources) ? v.subresources : {};
+    versions.push({
+      name: String(v.name),
+      schema: schemaDoc,
+      statusSubresource: isPlainObject(subresources.status),
+    });
   }
   if (!group || !kind || versions.length === 0)
     throw new CrdDefinitionError(`${kind || 'CRD'}: needs a group, a kind and a served version`);
@@ -245,7 +258,14 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
       const out: Violation[] = [];
       out.push(...metadataViolations(obj.metadata).map(([p, m]) => violation(p, 'metadata', m)));
 
-      const pruned = pruneCopy(version, obj, (path) => {
+      // With a status subresource the apiserver drops `status` from a created object (and keeps
+      // the stored one on an update) before it validates, so a `kubectl get -o yaml` copy with
+      // whatever status validates as its spec does.
+      const written =
+        version.statusSubresource && validateOptions.subresource !== 'status'
+          ? withoutStatus(obj)
+          : obj;
+      const pruned = pruneCopy(version, written, (path) => {
         const dotted = path.filter((s) => typeof s === 'string').join('.');
         const hint = deprecated[dotted];
         out.push(
@@ -303,6 +323,12 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
     },
   };
   return validator;
+}
+
+/** A shallow copy of `obj` without its `status` field. */
+function withoutStatus(obj: Record<string, unknown>): Record<string, unknown> {
+  const { status: _status, ...rest } = obj;
+  return rest;
 }
 
 function checkRules(schema: OpenApiSchema, path: PathSegment[], errors: string[]): void {
