@@ -11,6 +11,8 @@
  * then, so the engine wakes only for what time alone changes:
  * - a NodeClaim becoming Consolidatable (`consolidateAfter` after its last pod event) or
  *   expiring (`expireAfter`), computed with the controllers' own functions;
+ * - with the NodeRepair gate, an unhealthy Node's condition reaching its repair policy's
+ *   toleration;
  * - the disruption pass's own refresh ({@link ConsolidationStateRefreshSeconds}, or a minute when
  *   a NodePool has scheduled budgets) while something a pass reads can change with time alone
  *   (offerings in the unavailable-offerings cache, budget schedules).
@@ -112,7 +114,7 @@ class KarpenterAutoscaler implements Autoscaler {
   nextDueMs(coalesce: boolean): number | undefined {
     const { client, clock } = this.#ctx.cluster;
     const timers = this.loop.timers();
-    let next = this.#registrationDue();
+    let next = Math.min(this.#registrationDue(), this.#repairDue());
     const quiet = coalesce && client.writes === this.#writesAtPass && !this.busy();
     if (!quiet) {
       next = Math.min(
@@ -166,6 +168,24 @@ class KarpenterAutoscaler implements Autoscaler {
         )?.lastTransitionTime,
       );
       if (launched !== undefined) next = Math.min(next, launched + this.#registrationMs);
+    }
+    return next;
+  }
+
+  /** When node repair may next act on an unhealthy Node (Infinity without the gate or such nodes). */
+  #repairDue(): number {
+    if (!this.#ctx.settings.nodeRepair) return Infinity;
+    const policies = this.#ctx.cluster.cloud.repairPolicies();
+    let next = Infinity;
+    for (const n of this.loop.cluster.nodes()) {
+      for (const c of n.node?.status?.conditions ?? []) {
+        const policy = policies.find(
+          (p) => p.conditionType === c.type && p.conditionStatus === c.status,
+        );
+        const since = timeMs(c.lastTransitionTime);
+        if (policy !== undefined && since !== undefined)
+          next = Math.min(next, since + policy.tolerationSeconds * 1000);
+      }
     }
     return next;
   }
