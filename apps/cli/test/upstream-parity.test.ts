@@ -142,3 +142,43 @@ items:
     expect(code).toBe(0);
   });
 });
+
+describe('checks the API server makes (issue 15, Validation 8)', () => {
+  it('metadata label keys, an empty ownerReferences uid, a set listing a value twice, an overlay key too long', async () => {
+    const file = await writeManifests(
+      `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: p
+  labels: {team name: a}
+  ownerReferences: [{apiVersion: v1, kind: X, name: n, uid: ""}]
+spec:
+  disruption: {budgets: [{nodes: "1", reasons: [Empty, Empty]}]}
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+`,
+      `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata: {name: o}
+spec:
+  requirements: [{key: example.com/${'k'.repeat(64)}, operator: Exists}]
+  price: "1"
+`,
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    const fields = stdout
+      .trim()
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => l.split(' ')[1]);
+    expect(fields).toEqual([
+      'metadata.labels[team',
+      'metadata.ownerReferences[0].uid:',
+      'spec.disruption.budgets[0].reasons[1]:',
+      'spec.requirements[0].key:',
+    ]);
+  });
+});

@@ -28,6 +28,7 @@ export type {
 } from './manifests.js';
 export {
   validateNodePoolRuntime,
+  validateNodeOverlayRuntime,
   qualifiedNameProblem,
   labelValueProblem,
 } from './runtime-validation.js';

@@ -18,6 +18,7 @@ import { NodeSelectorOperators } from './types/common.js';
 import type { NodeSelectorRequirementWithMinValues } from './types/common.js';
 import type { Taint } from './types/core.js';
 import type { NodePool } from './types/nodepool.js';
+import type { NodeOverlay } from './types/nodeoverlay.js';
 import type { Violation } from './validation/violation.js';
 
 /** Options for {@link validateNodePoolRuntime}: provider additions to the label rules. */
@@ -177,12 +178,58 @@ export function validateNodePoolRuntime(
   return out;
 }
 
+/**
+ * Runs the runtime checks upstream's NodeOverlay validation controller reports in its
+ * `ValidationSucceeded` condition: each requirement's operator, key (not restricted, a
+ * qualified name: a name part of at most 63 characters, which the CRD's 316-character key does
+ * not ensure) and values, `In` with values, `Gt`/`Lt`/`Gte`/`Lte` with one integer. Violations
+ * carry `apiServer: 'accept'` and `rule` `runtime:requirements`. Never throws for malformed
+ * input (the CRD schema reports wrong types).
+ */
+export function validateNodeOverlayRuntime(
+  nodeOverlay: NodeOverlay,
+  options: RuntimeValidationOptions = {},
+): Violation[] {
+  const name = nodeOverlay?.metadata?.name ?? '';
+  const out: Violation[] = [];
+  const add = (path: string, check: string, message: string): void => {
+    out.push({
+      kind: 'NodeOverlay',
+      name,
+      path,
+      rule: `runtime:${check}`,
+      message,
+      apiServer: 'accept',
+    });
+  };
+  const restricted = (key: string): boolean =>
+    isRestrictedLabel(key, {
+      ...(options.extraWellKnownLabels ? { extraWellKnown: options.extraWellKnownLabels } : {}),
+      ...(options.extraRestrictedDomains ? { extraDomains: options.extraRestrictedDomains } : {}),
+    });
+  const requirements = mappingItems<NodeSelectorRequirementWithMinValues>(
+    nodeOverlay?.spec?.requirements,
+  );
+  for (const [req, i] of requirements) {
+    checkRequirement(
+      req,
+      `spec.requirements[${i}]`,
+      add,
+      restricted,
+      (key) => `requirement key ${key} is restricted (its domain is reserved)`,
+      { nodePool: false },
+    );
+  }
+  return out;
+}
+
 function checkRequirement(
   req: NodeSelectorRequirementWithMinValues,
   path: string,
   add: (path: string, check: string, message: string) => void,
   restricted: (key: string) => boolean,
   restrictedMessage: (key: string) => string,
+  { nodePool }: { nodePool: boolean } = { nodePool: true },
 ): void {
   const key = normalizeLabelKey(String(req?.key ?? ''));
   // Values that are not a list are the schema's to report; the checks on them would only echo it.
@@ -195,7 +242,7 @@ function checkRequirement(
       `operator ${JSON.stringify(req?.operator)} is not supported (use ${NodeSelectorOperators.join(', ')})`,
     );
   }
-  if (key === Labels.NodePool)
+  if (key === Labels.NodePool && nodePool)
     add(`${path}.key`, 'requirements', `a NodePool cannot require ${key} (Karpenter sets it)`);
   else if (restricted(key)) add(`${path}.key`, 'requirements', restrictedMessage(key));
   const keyProblem = qualifiedNameProblem(key);
@@ -233,7 +280,7 @@ function checkRequirement(
       );
     }
   }
-  if (key === Labels.CapacityType && req?.operator === 'In') {
+  if (key === Labels.CapacityType && req?.operator === 'In' && nodePool) {
     const valid = values.filter((v) => (CapacityTypes as readonly string[]).includes(v));
     if (valid.length === 0) {
       add(

@@ -3,7 +3,12 @@
  * server's (issue 15, Validation): each case here was judged differently before.
  */
 import { describe, expect, it } from 'vitest';
-import { applyDefaults, dropPrunedNulls, validate } from '../src/index.js';
+import {
+  applyDefaults,
+  dropPrunedNulls,
+  validate,
+  validateNodeOverlayRuntime,
+} from '../src/index.js';
 
 const nodeClassRef = { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' };
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
@@ -92,5 +97,82 @@ describe('status in a created object (Validation 5)', () => {
       status: { nodes: 'three' },
     };
     expect(validate(pool).map((v) => v.path)).toEqual(['spec.weight']);
+  });
+});
+
+describe('checks the apiserver makes that we skipped (Validation 8)', () => {
+  const pool = (metadata: unknown, disruption?: unknown) => ({
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata,
+    spec: {
+      ...(disruption === undefined ? {} : { disruption }),
+      template: { spec: { nodeClassRef, requirements } },
+    },
+  });
+  const problems = (obj: unknown) => validate(obj).map((v) => [v.path, v.rule, v.apiServer]);
+
+  it('metadata label keys and values, annotation keys, finalizers', () => {
+    expect(
+      problems(
+        pool({
+          name: 'p',
+          labels: { 'team name': 'a', ok: 'not ok!', 'example.com/x': 'fine' },
+          annotations: { 'Example.com/Upper': 'fine', 'bad//key': 'x' },
+          finalizers: ['example.com/ok', 'not a name'],
+        }),
+      ),
+    ).toEqual([
+      ['metadata.labels[team name]', 'metadata', 'reject'],
+      ['metadata.labels.ok', 'metadata', 'reject'],
+      ['metadata.annotations[bad//key]', 'metadata', 'reject'],
+      ['metadata.finalizers[1]', 'metadata', 'reject'],
+    ]);
+    expect(problems(pool({ name: 'p', labels: { a: null }, annotations: null }))).toEqual([]);
+  });
+
+  it('an owner reference with an empty uid, and two controllers', () => {
+    const ref = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: 'p', uid: 'u-1' };
+    expect(
+      problems(
+        pool({
+          name: 'p',
+          ownerReferences: [
+            { ...ref, uid: '', controller: true },
+            { ...ref, controller: true },
+          ],
+        }),
+      ),
+    ).toEqual([
+      ['metadata.ownerReferences[0].uid', 'metadata', 'reject'],
+      ['metadata.ownerReferences', 'metadata', 'reject'],
+    ]);
+    expect(problems(pool({ name: 'p', ownerReferences: [ref] }))).toEqual([]);
+  });
+
+  it('a value listed twice in a listType set (budget reasons)', () => {
+    const disruption = { budgets: [{ nodes: '1', reasons: ['Empty', 'Drifted', 'Empty'] }] };
+    expect(problems(pool({ name: 'p' }, disruption))).toEqual([
+      ['spec.disruption.budgets[0].reasons[2]', 'x-kubernetes-list-type', 'reject'],
+    ]);
+  });
+
+  it('a NodeOverlay requirement key whose name part is longer than a label key may be', () => {
+    const overlay = {
+      apiVersion: 'karpenter.sh/v1alpha1',
+      kind: 'NodeOverlay',
+      metadata: { name: 'o' },
+      spec: {
+        requirements: [
+          { key: `example.com/${'k'.repeat(64)}`, operator: 'Exists' },
+          { key: 'karpenter.sh/nodepool', operator: 'In', values: ['default'] },
+        ],
+        price: '1',
+      },
+    };
+    expect(validate(overlay)).toEqual([]);
+    expect(
+      validateNodeOverlayRuntime(overlay as never).map((v) => [v.path, v.rule, v.apiServer]),
+    ).toEqual([['spec.requirements[0].key', 'runtime:requirements', 'accept']]);
   });
 });

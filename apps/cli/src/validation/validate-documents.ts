@@ -4,7 +4,13 @@
  * (AKSNodeClass, EC2NodeClass) and the workloads the CLI expands into pods, located in their
  * files; and objects the input defines twice.
  */
-import { validate, validateNodePoolRuntime, type NodePool } from '@karpenter-ts/api';
+import {
+  validate,
+  validateNodeOverlayRuntime,
+  validateNodePoolRuntime,
+  type NodeOverlay,
+  type NodePool,
+} from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
 import { fieldPath, location, objectName, type ManifestDocument } from '../manifests/document.js';
 import { apiGroup } from '../manifests/inventory.js';
@@ -42,8 +48,8 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
 
 /**
  * Validates every object of `documents` this command knows; other kinds are counted as skipped.
- * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools also
- * through runtime validation (with the label rules of the provider their nodeClassRef names),
+ * karpenter.sh objects go through the CRD validation of @karpenter-ts/api; NodePools and
+ * NodeOverlays also through runtime validation (with the label rules of the provider their nodeClassRef names),
  * leaving out runtime problems on fields the schema already reported, and negative limits
  * (see nodePoolLimitProblems); NodeClasses through their
  * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems};
@@ -83,6 +89,16 @@ export function validateDocuments(
     }
     const violations = validate(doc.object);
     for (const v of violations) add(v.path, v.message);
+    if (group === 'karpenter.sh' && kind === 'NodeOverlay') {
+      // An overlay names no NodeClass: the label rules of every cloud checked apply.
+      const runtime = validateNodeOverlayRuntime(doc.object as unknown as NodeOverlay, {
+        extraWellKnownLabels: clouds.flatMap((c) => [...c.wellKnownLabels]),
+        extraRestrictedDomains: clouds.flatMap((c) => [...c.restrictedLabelDomains]),
+      });
+      const reported = violations.map((v) => v.path);
+      for (const v of runtime)
+        if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
+    }
     if (group === 'karpenter.sh' && kind === 'NodePool') {
       // Runtime checks run even when the schema found problems, so one pass reports everything;
       // they overlap the CRD rules, so a runtime problem on a field the schema already reported

@@ -20,6 +20,8 @@ import {
   items,
   properties,
 } from './schema-nodes.js';
+import { listTypeViolations } from './list-types.js';
+import { objectMetaViolations } from './object-meta.js';
 import { walkUnknownFields } from './unknown-fields.js';
 import { formatPath } from './violation.js';
 import type { PathSegment, Violation } from './violation.js';
@@ -256,7 +258,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
         return [unsupported, ...migration];
       }
       const out: Violation[] = [];
-      out.push(...metadataViolations(obj.metadata).map(([p, m]) => violation(p, 'metadata', m)));
+      out.push(...objectMetaViolations(obj.metadata).map(([p, m]) => violation(p, 'metadata', m)));
 
       // With a status subresource the apiserver drops `status` from a created object (and keeps
       // the stored one on an update) before it validates, so a `kubectl get -o yaml` copy with
@@ -297,6 +299,9 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
         out.push(violation(e.path, e.keyword, renamed ? `${e.message} (${renamed})` : e.message));
         if (e.keyword === 'type') typeErrorPaths.push(formatPath(e.path));
       }
+
+      for (const p of listTypeViolations(version.schema, defaulted))
+        out.push(violation(p.path, 'x-kubernetes-list-type', p.message));
 
       let old: unknown;
       if (validateOptions.oldObj !== undefined) {
@@ -393,27 +398,4 @@ function isMapOfScalars(schema: OpenApiSchema, path: readonly PathSegment[]): bo
   for (const s of path) node = node ? properties(node)?.[String(s)] : undefined;
   const addl = node ? additionalProperties(node) : undefined;
   return addl !== undefined && addl.type !== 'object';
-}
-
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function metadataViolations(metadata: unknown): Array<[PathSegment[], string]> {
-  if (!isPlainObject(metadata))
-    return [[['metadata'], 'metadata is required and must be a mapping (with at least a name)']];
-  const name = metadata.name;
-  if (name === undefined) {
-    return typeof metadata.generateName === 'string'
-      ? []
-      : [[['metadata', 'name'], 'required field is missing']];
-  }
-  if (typeof name !== 'string') return [[['metadata', 'name'], 'must be a string']];
-  if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
-    return [
-      [
-        ['metadata', 'name'],
-        `${JSON.stringify(name)} is not a valid name (lowercase letters, digits, "-" and ".", at most 253 characters, starting and ending with a letter or digit)`,
-      ],
-    ];
-  }
-  return [];
 }
