@@ -182,3 +182,51 @@ spec:
     ]);
   });
 });
+
+describe('NodePools for another NodeClass kind (issue 15, Validation 4)', () => {
+  const pool = (name: string, group: string, kind: string) => `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: ${name}}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: ${group}, kind: ${kind}, name: default}
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+`;
+
+  it('KWOKNodeClass (upstream test NodePools) is validated, warned about, and exits 0', async () => {
+    const file = await writeManifests(pool('kwok', 'karpenter.kwok.sh', 'KWOKNodeClass'));
+    const { code, stdout } = await cli('validate', file);
+    expect(stdout).toBe(
+      `${file}:1 spec.template.spec.nodeClassRef: warning: no provider here serves KWOKNodeClass (group karpenter.kwok.sh): the NodePool is valid, but simulate, explain and compare leave it out\n` +
+        '✓ 1 object valid (1 NodePool) in 1 file; 1 warning\n',
+    );
+    expect(code).toBe(0);
+    const json = JSON.parse((await cli('validate', file, '-o', 'json')).stdout) as {
+      problems: unknown[];
+      warnings: { field: string; object: string }[];
+    };
+    expect(json.problems).toEqual([]);
+    expect(json.warnings).toEqual([
+      expect.objectContaining({
+        field: 'spec.template.spec.nodeClassRef',
+        object: 'NodePool/kwok',
+      }),
+    ]);
+  });
+
+  it('its NodePool is still validated: a schema problem is a problem', async () => {
+    const file = await writeManifests(
+      pool('kwok', 'karpenter.kwok.sh', 'KWOKNodeClass').replace('In, values', 'Equals, values'),
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    expect(stdout).toContain('spec.template.spec.requirements[0].operator: must be one of');
+  });
+
+  it('a wrong kind in a group served here stays a problem (a typo)', async () => {
+    const file = await writeManifests(pool('typo', 'karpenter.azure.com', 'AKSNodeClas'));
+    const { code } = await cli('validate', file);
+    expect(code).toBe(1);
+  });
+});

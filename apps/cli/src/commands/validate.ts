@@ -54,6 +54,7 @@ export function registerValidate(program: Command, runtime: Runtime): void {
           })),
           ...result.problems,
         ].sort(byLocation),
+        warnings: [...result.warnings].sort(byLocation),
       };
       if (options.output === 'json') runtime.io.out(toJson(report));
       else runtime.io.out(renderReport(report));

@@ -2,20 +2,29 @@
  * The `validate` report for people: one line per problem, then a summary line.
  */
 import pc from 'picocolors';
-import { formatProblem, type ValidationReport } from '../validation/validate-documents.js';
+import {
+  formatProblem,
+  formatWarning,
+  type ValidationReport,
+} from '../validation/validate-documents.js';
 
-/** Renders the report; the last line summarizes what was checked and found. */
+/** Renders the report: problems, then warnings; the last line summarizes what was checked and found. */
 export function renderReport(report: ValidationReport): string {
-  const lines = report.problems.map(formatProblem);
+  const lines = [...report.problems.map(formatProblem), ...report.warnings.map(formatWarning)];
   const total = Object.values(report.checked).reduce((a, b) => a + b, 0);
   const kinds = Object.entries(report.checked)
     .map(([kind, n]) => `${n} ${kind}`)
     .join(', ');
   const files = `${report.files} file${report.files === 1 ? '' : 's'}`;
-  const skipped =
+  const warned =
+    report.warnings.length > 0
+      ? `; ${report.warnings.length} warning${report.warnings.length === 1 ? '' : 's'}`
+      : '';
+  const skipped = `${
     report.skipped > 0
       ? `; ${report.skipped} other object${report.skipped === 1 ? '' : 's'} skipped`
-      : '';
+      : ''
+  }${warned}`;
   if (report.problems.length > 0) {
     const bad = new Set(report.problems.map((p) => `${p.file}:${p.document}:${p.object ?? ''}`))
       .size;

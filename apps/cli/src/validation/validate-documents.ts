@@ -13,7 +13,7 @@ import {
 } from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
 import { fieldPath, location, objectName, type ManifestDocument } from '../manifests/document.js';
-import { apiGroup } from '../manifests/inventory.js';
+import { apiGroup, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
 import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
 import { duplicateObjects } from './duplicates.js';
@@ -42,6 +42,11 @@ export interface ValidationReport {
   /** Objects of kinds validate does not check (Services, ConfigMaps, …). */
   skipped: number;
   problems: Problem[];
+  /**
+   * What the API server accepts but the CLI cannot use, such as a NodePool for a NodeClass kind
+   * no provider here serves (KWOKNodeClass): reported, and the exit status stays 0.
+   */
+  warnings: Problem[];
 }
 
 const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
@@ -65,7 +70,12 @@ export function validateDocuments(
   clouds: readonly Cloud[],
   options: { nodeClassRefs?: boolean } = {},
 ): Omit<ValidationReport, 'files'> {
-  const report: Omit<ValidationReport, 'files'> = { checked: {}, skipped: 0, problems: [] };
+  const report: Omit<ValidationReport, 'files'> = {
+    checked: {},
+    skipped: 0,
+    problems: [],
+    warnings: [],
+  };
   for (const doc of documents) {
     const { kind, apiVersion } = doc.object;
     const group = apiGroup(apiVersion);
@@ -116,19 +126,38 @@ export function validateDocuments(
           : {}),
       });
       const unserved = options.nodeClassRefs === false ? undefined : unservedNodeClassRef(nodePool);
+      const foreign = unserved ? foreignNodeClassRef(nodePool) : undefined;
       const reported = violations.map((v) => v.path);
       const extra = [
         ...runtime,
-        ...(unserved ? [unserved] : []),
+        ...(unserved && !foreign ? [unserved] : []),
         ...nodePoolLimitProblems(nodePool),
       ];
       for (const v of extra)
         if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
+      if (foreign) problemAdder(report.warnings, doc)(foreign.path, foreign.message);
     }
   }
   for (const d of duplicateObjects(documents))
     problemAdder(report.problems, d.document)('metadata.name', d.message);
   return report;
+}
+
+/**
+ * The warning for a NodePool whose `nodeClassRef` names a group no provider here serves (such as
+ * `karpenter.kwok.sh` KWOKNodeClass, which upstream's own test NodePools use): the API server
+ * and that group's provider accept it, so it is not a problem; but no cloud here launches from
+ * it. A wrong kind in a group served here (`AKSNodeClas`) stays a problem: it is a typo.
+ */
+function foreignNodeClassRef(nodePool: NodePool): { path: string; message: string } | undefined {
+  const ref = nodePool.spec?.template?.spec?.nodeClassRef as
+    { group?: unknown; kind?: unknown } | undefined;
+  if (typeof ref?.group !== 'string' || typeof ref.kind !== 'string') return undefined;
+  if (Object.values(NODE_CLASS_GROUPS).includes(ref.group)) return undefined;
+  return {
+    path: 'spec.template.spec.nodeClassRef',
+    message: `no provider here serves ${ref.kind} (group ${ref.group}): the NodePool is valid, but simulate, explain and compare leave it out`,
+  };
 }
 
 /** Adds a problem at a field path of `doc`'s object to `problems`. */
@@ -160,6 +189,11 @@ function overlaps(a: string, b: string): boolean {
 export function formatProblem(p: Problem): string {
   const where = `${location(p)}${p.line === undefined ? '' : `:${p.line}`}`;
   return `${where} ${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+
+/** `file:document field: warning: message`, the one-line form of a warning. */
+export function formatWarning(p: Problem): string {
+  return formatProblem({ ...p, message: `warning: ${p.message}` });
 }
 
 /** Orders problems by file, then document. */
