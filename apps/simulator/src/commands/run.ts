@@ -11,7 +11,7 @@ import { eventsCsv, nodesCsv, samplesCsv } from '../measures/csv.js';
 import { summaryTable } from '../measures/summary-table.js';
 import { outputJson, simulateScenario } from '../engine/simulate.js';
 import type { Runtime } from '../runtime.js';
-import { DEFAULT_SCENARIO } from '../scenario/default-scenario.js';
+import { defaultScenarioPath } from '../scenario/default-scenario.js';
 import { durationSeconds, formatSeconds } from '../scenario/durations.js';
 import { loadScenario } from '../scenario/load.js';
 import type { CloudRun, Scenario } from '../scenario/types.js';
@@ -38,7 +38,7 @@ export function registerRun(program: Command, runtime: Runtime): void {
     .argument(
       '[scenario]',
       'scenario YAML file (default: the shipped day of Online Boutique and Sock Shop)',
-      DEFAULT_SCENARIO,
+      defaultScenarioPath(),
     )
     .option(
       '--cloud <cloud[:region]...>',

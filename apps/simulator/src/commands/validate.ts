@@ -6,14 +6,14 @@ import type { Command } from 'commander';
 import type { Runtime } from '../runtime.js';
 import { loadScenario } from '../scenario/load.js';
 import { formatSeconds } from '../scenario/durations.js';
-import { DEFAULT_SCENARIO } from '../scenario/default-scenario.js';
+import { defaultScenarioPath } from '../scenario/default-scenario.js';
 
 /** Adds the `validate` command to `program`. */
 export function registerValidate(program: Command, runtime: Runtime): void {
   program
     .command('validate')
     .description('check a scenario, its manifests and trace files, without running it')
-    .argument('[scenario]', 'scenario YAML file', DEFAULT_SCENARIO)
+    .argument('[scenario]', 'scenario YAML file', defaultScenarioPath())
     .action(async (file: string) => {
       const scenario = await loadScenario(file);
       runtime.io.out(
