@@ -77,3 +77,17 @@ export {
 export { comparisonRow, HOURS_PER_MONTH, type ComparisonRow } from './simulation/comparison.js';
 export { explainPod, type Explanation } from './explain/explain-pod.js';
 export { explainNodePool, type NodePoolVerdict, type CloseInstanceType } from './explain/why.js';
+export {
+  readSnapshot,
+  type ReadSnapshotOptions,
+  type SnapshotRead,
+  type IgnoredObject,
+  type WorkloadPending,
+} from './snapshot/read-snapshot.js';
+export { snapshotCloud } from './snapshot/snapshot-cloud.js';
+export { IGNORED_KINDS, READ_KINDS } from './snapshot/kinds.js';
+export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/cluster-loop.js';
+export { clusterCloud, type ClusterCloud } from './cluster/sim-cloud.js';
+export { runDisruptionPass } from './disrupt/disruption-pass.js';
+export { disruptionReport, type DisruptionReport } from './disrupt/disruption-report.js';
+export { CommandLog, runUntilStable, type StabilizationReport } from './disrupt/until-stable.js';

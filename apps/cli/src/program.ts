@@ -12,6 +12,7 @@ import { CliError, EXIT_INPUT, EXIT_USAGE } from './errors.js';
 import type { Io } from './io.js';
 import { registerCatalog } from './commands/catalog.js';
 import { registerCompare } from './commands/compare.js';
+import { registerDisrupt } from './commands/disrupt.js';
 import { registerExplain } from './commands/explain.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerValidate } from './commands/validate.js';
@@ -49,6 +50,7 @@ export function buildProgram(runtime: Runtime): Command {
   registerSimulate(program, runtime);
   registerExplain(program, runtime);
   registerCompare(program, runtime);
+  registerDisrupt(program, runtime);
   for (const command of program.commands) {
     command.exitOverride().configureOutput(output(runtime, `karpenter-ts ${command.name()}`));
   }
@@ -90,7 +92,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
     if (error instanceof CliError) {
-      io.err(`karpenter-ts: error: ${error.message}\n`);
+      // Several problems (a snapshot's) are one line each.
+      for (const line of error.message.split('\n')) io.err(`karpenter-ts: error: ${line}\n`);
       if (debug) io.err(`${error.stack ?? ''}\n`);
       return error.exitCode;
     }

@@ -176,7 +176,8 @@ export function ephemeralStorageBytes(
 /**
  * Eviction threshold: memory 100Mi and ephemeral storage ceil(storage / 100 × 10) by default;
  * `evictionHard["memory.available"]` and `["nodefs.available"]` replace them (a percentage means
- * ceil(capacity / 100 × p), 100% means 0). evictionSoft does not count, per the reference notes.
+ * ceil(capacity / 100 × p), 100% means 0; "" is unset). evictionSoft does not count, per the
+ * reference notes.
  */
 export function evictionThreshold(
   memoryBytes: number,
@@ -184,8 +185,10 @@ export function evictionThreshold(
   kubelet?: KubeletConfiguration,
 ): { memory: number; 'ephemeral-storage': number } {
   const hard = kubelet?.evictionHard ?? {};
-  const memory = hard['memory.available'];
-  const nodefs = hard['nodefs.available'];
+  // An empty threshold (the CRD's pattern allows "", as upstream's does) sets nothing: the
+  // default applies.
+  const memory = hard['memory.available'] || undefined;
+  const nodefs = hard['nodefs.available'] || undefined;
   return {
     memory: memory === undefined ? DefaultEvictionMemoryBytes : evictionSignal(memoryBytes, memory),
     'ephemeral-storage':

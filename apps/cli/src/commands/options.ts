@@ -103,3 +103,18 @@ export function parseCloudTargets(text: string): CloudTarget[] {
   if (targets.length === 0) throw new UsageError('--clouds: name at least one CLOUD[:REGION]');
   return targets;
 }
+
+/**
+ * Parses `--now`: an RFC 3339 time with seconds and a zone (`2026-12-01T10:00:00Z`,
+ * `2026-12-01T11:00:00.5+01:00`); anything else is a usage error naming the expected format.
+ */
+export function parseNow(value: string): Date {
+  const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+  const ms = Date.parse(value);
+  if (!rfc3339.test(value.trim()) || Number.isNaN(ms)) {
+    throw new UsageError(
+      `--now: expected an RFC 3339 time such as 2026-12-01T10:00:00Z (date, T, time with seconds, then Z or an offset such as +01:00), got ${JSON.stringify(value)}`,
+    );
+  }
+  return new Date(ms);
+}

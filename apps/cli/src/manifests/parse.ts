@@ -87,11 +87,16 @@ function collectObjects(
   const object = value as Record<string, unknown>;
   for (const key of ['apiVersion', 'kind'] as const) {
     if (typeof object[key] !== 'string' || object[key] === '') {
+      // kubectl writes a List's `kind: List` after its items: a List without it was cut short.
+      const truncated =
+        key === 'kind' && object[key] === undefined && Array.isArray(object.items)
+          ? ' (this document has items but no kind: kubectl writes "kind: List" after the items, so the file looks truncated)'
+          : '';
       out.errors.push(
         new ManifestError(
           file,
           document,
-          'required: a non-empty string',
+          `required: a non-empty string${truncated}`,
           path ? `${path}.${key}` : key,
         ),
       );

@@ -1,0 +1,84 @@
+/**
+ * The in-memory cluster the CLI decides with: a snapshot loaded into a MemoryKubeClient on a
+ * manual clock, the sim cloud over the chosen cloud's catalog adopting the snapshot's machines,
+ * and every controller of @karpenter-ts/controllers in its ControllerLoop (with the loop's
+ * kube-scheduler, kubelet and ReplicaSet stand-ins). The same code as the controller decides
+ * with; only where the state comes from differs.
+ */
+import type { MinValuesPolicy, PreferencePolicy } from '@karpenter-ts/scheduling';
+import {
+  ControllerLoop,
+  loadSnapshot,
+  ManualClock,
+  MemoryKubeClient,
+  seedSnapshotDrift,
+  SnapshotError,
+  type DisruptionObserver,
+  type LoadedSnapshot,
+} from '@karpenter-ts/controllers';
+import type { Cloud } from '../clouds/cloud.js';
+import { CliError } from '../errors.js';
+import type { SnapshotRead } from '../snapshot/read-snapshot.js';
+import { clusterCloud, type ClusterCloud } from './sim-cloud.js';
+
+/** Options of {@link startCluster}. */
+export interface ClusterOptions {
+  /** The clock's start. */
+  readonly now: Date;
+  readonly solver?: 'wasm' | 'ts';
+  readonly preferencePolicy?: PreferencePolicy;
+  readonly minValuesPolicy?: MinValuesPolicy;
+  /** Feature gate `SpotToSpotConsolidation`; default false. */
+  readonly spotToSpotConsolidation?: boolean;
+  /** Hooks of the disruption controllers (commands started, ...). */
+  readonly disruptionObserver?: DisruptionObserver;
+}
+
+/** A started in-memory cluster. */
+export interface RunningCluster {
+  readonly clock: ManualClock;
+  readonly client: MemoryKubeClient;
+  readonly cloud: ClusterCloud;
+  readonly loop: ControllerLoop;
+  readonly loaded: LoadedSnapshot;
+}
+
+/**
+ * Loads `read` into a new in-memory cluster on `cloud` and starts its controllers' informers
+ * (nothing runs until the caller steps the loop or asks for a plan). Raises CliError with one
+ * line per snapshot problem (see the controllers' snapshotProblems), having loaded nothing.
+ */
+export async function startCluster(
+  read: SnapshotRead,
+  cloud: Cloud,
+  options: ClusterOptions,
+): Promise<RunningCluster> {
+  const clock = new ManualClock(options.now.getTime());
+  const client = new MemoryKubeClient({ clock });
+  const simCloud = clusterCloud(cloud, read.plan.pools, clock, read.snapshot);
+  let loaded: LoadedSnapshot;
+  try {
+    loaded = await loadSnapshot(client, read.snapshot);
+  } catch (err) {
+    if (err instanceof SnapshotError) throw new CliError(err.message, 1, { cause: err });
+    throw err;
+  }
+  seedSnapshotDrift(simCloud.provider, read.snapshot);
+  const loop = new ControllerLoop({
+    client,
+    cloudProvider: simCloud.provider,
+    clock,
+    provisioner: {
+      solver: options.solver ?? 'wasm',
+      ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
+      ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
+    },
+    ...(options.spotToSpotConsolidation !== undefined
+      ? { spotToSpotConsolidation: options.spotToSpotConsolidation }
+      : {}),
+    ...(options.disruptionObserver ? { disruptionObserver: options.disruptionObserver } : {}),
+  });
+  for (const set of read.replicaSets) loop.replicaSets.add(set);
+  await loop.start();
+  return { clock, client, cloud: simCloud, loop, loaded };
+}

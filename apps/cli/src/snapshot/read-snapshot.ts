@@ -1,0 +1,295 @@
+/**
+ * Reads a cluster snapshot from loaded manifests (files, or `kubectl get nodes,pods,nodeclaims,
+ * nodepools,aksnodeclasses,ec2nodeclasses,daemonsets,pdb,pv,pvc,storageclasses,deployments,
+ * replicasets,statefulsets,jobs -A -o yaml` output, several allowed) into the objects a
+ * MemoryKubeClient is loaded with (the controllers' {@link ClusterSnapshot}):
+ *
+ * - Nodes, NodeClaims, PodDisruptionBudgets and DaemonSets as they are; Pods as the apiserver
+ *   stores them (defaulted); bound pods run on their Nodes, unbound ones are pending.
+ * - Workloads (Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs, ReplicationControllers)
+ *   are expanded as `simulate` expands them, minus the pods of theirs the snapshot already has
+ *   (see workload-pods.ts): only replicas beyond the pods present are pending.
+ * - NodePools and NodeClasses as the cloud's NodePool plan picks them (the input's, else the
+ *   cloud's default); a NodeClass without a `Ready` condition (a manifest file) is taken as
+ *   Ready, since the CLI has no provider controller to report it.
+ * - Everything else is ignored with a reason (a finished pod, a kind that does not change
+ *   scheduling), or, with `unknownKinds: 'error'`, a kind the reader does not know is bad input.
+ *
+ * Problems are raised before anything is built: the first validation problem (as `simulate`
+ * does, see rejectInvalidInput), else every unknown kind as one line each (a CliError, exit 1).
+ * Reference problems (a pod bound to a Node the snapshot lacks, a NodeClaim without its Node)
+ * are the controllers' `snapshotProblems`, raised when the snapshot is loaded.
+ */
+import type { DaemonSet, Node, NodeClaim, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
+import {
+  emptySnapshot,
+  type ClusterSnapshot,
+  type Located,
+  type NodeClassObject,
+  type SimReplicaSet,
+} from '@karpenter-ts/controllers';
+import type { Cloud } from '../clouds/cloud.js';
+import { CliError } from '../errors.js';
+import { fieldPath, location, objectName, type ManifestDocument } from '../manifests/document.js';
+import { inventory, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
+import { planNodePools, type NodePoolPlan } from '../simulation/node-pools.js';
+import { rejectInvalidInput } from '../simulation/simulate.js';
+import { apiServerDecoded } from '../validation/api-fields.js';
+import { expandWorkloads } from '../workloads/expand.js';
+import { ignoredKindReason, unknownKindMessage } from './kinds.js';
+import { missingPods, workloadOwnership } from './workload-pods.js';
+
+/** Options of {@link readSnapshot}. */
+export interface ReadSnapshotOptions {
+  /** Creation time of the pending pods the expansion makes; default now. */
+  readonly now?: Date;
+  /** Replica multiplier of the expansion (see scaleCount); default 1. */
+  readonly scale?: number;
+  /** `error`: an object of a kind the reader does not know is bad input; `ignore` (default): it is ignored. */
+  readonly unknownKinds?: 'error' | 'ignore';
+}
+
+/** An object the reader left out, and why. */
+export interface IgnoredObject {
+  /** `file:document` (and the object's path in it). */
+  readonly source: string;
+  /** `Kind/name` or `Kind/namespace/name`. */
+  readonly object: string;
+  readonly kind: string;
+  readonly reason: string;
+}
+
+/** Pending pods a workload of the input adds beyond its pods in the snapshot. */
+export interface WorkloadPending {
+  /** `Kind namespace/name`. */
+  readonly workload: string;
+  /** Pods of it in the snapshot. */
+  readonly present: number;
+  /** Pods the expansion adds as pending. */
+  readonly pending: number;
+}
+
+/** What {@link readSnapshot} read. */
+export interface SnapshotRead {
+  readonly snapshot: ClusterSnapshot;
+  readonly plan: NodePoolPlan;
+  readonly ignored: readonly IgnoredObject[];
+  readonly notes: readonly string[];
+  readonly workloads: readonly WorkloadPending[];
+  /** Workloads whose evicted pods come back (ReplicaSet-owned pods), for the ReplicaSet stand-in. */
+  readonly replicaSets: readonly SimReplicaSet[];
+}
+
+/** See the module comment. */
+export function readSnapshot(
+  documents: readonly ManifestDocument[],
+  cloud: Cloud,
+  options: ReadSnapshotOptions = {},
+): SnapshotRead {
+  const inv = inventory(documents);
+  rejectInvalidInput(inv, cloud);
+  const ignored: IgnoredObject[] = [];
+  const unknown: string[] = [];
+  const ignore = (doc: ManifestDocument, reason: string) =>
+    ignored.push({
+      source: sourceOf(doc),
+      object: objectName(doc.object),
+      kind: doc.object.kind,
+      reason,
+    });
+  for (const doc of inv.other) {
+    const reason = ignoredKindReason(doc.object.kind);
+    if (reason !== undefined || options.unknownKinds !== 'error')
+      ignore(doc, reason ?? 'not a kind the reader uses');
+    else
+      unknown.push(
+        `${location(doc)} ${fieldPath(doc, 'kind')}: ${objectName(doc.object)}: ${unknownKindMessage(doc.object.kind, doc.object.apiVersion)}`,
+      );
+  }
+  if (unknown.length > 0) throw new CliError(unknown.join('\n'));
+  for (const doc of inv.nodeOverlays) ignore(doc, 'NodeOverlays are not applied yet');
+
+  const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
+  for (const left of plan.leftOut) {
+    const doc = inv.nodePools.find((d) => d.object.metadata?.name === left.nodePool.metadata.name);
+    if (doc) ignore(doc, left.reason);
+  }
+  const snapshot = emptySnapshot() as {
+    -readonly [K in keyof ClusterSnapshot]: Located<unknown>[];
+  } & ClusterSnapshot;
+  const notes: string[] = [...plan.notes];
+
+  for (const p of plan.pools) {
+    const doc = inv.nodePools.find((d) => d.object.metadata?.name === p.nodePool.metadata.name);
+    snapshot.nodePools.push(located(p.nodePool, doc, 'the cloud default'));
+  }
+  const classes = new Set<string>();
+  const addClass = (object: NodeClassObject, doc: ManifestDocument | undefined) => {
+    const name = object.metadata.name ?? '';
+    if (classes.has(name)) return;
+    classes.add(name);
+    snapshot.nodeClasses.push(located(readyNodeClass(object, notes), doc, 'the cloud default'));
+  };
+  for (const doc of inv.nodeClasses) {
+    const kind = doc.object.kind;
+    if (
+      kind !== cloud.nodeClassKind.kind ||
+      NODE_CLASS_GROUPS[kind] !== cloud.nodeClassKind.group
+    ) {
+      ignore(doc, `a NodeClass of another cloud (this run is on ${cloud.name})`);
+      continue;
+    }
+    addClass(doc.object as unknown as NodeClassObject, doc);
+  }
+  for (const p of plan.pools) {
+    if (p.defaultNodeClass) addClass(p.nodeClass as unknown as NodeClassObject, undefined);
+  }
+  for (const doc of inv.nodeClaims)
+    snapshot.nodeClaims.push(located(doc.object as unknown as NodeClaim, doc));
+  for (const doc of inv.nodes)
+    snapshot.nodes.push(located(apiServerDecoded(doc.object) as unknown as Node, doc));
+  for (const doc of inv.podDisruptionBudgets)
+    snapshot.podDisruptionBudgets.push(located(doc.object as unknown as PodDisruptionBudget, doc));
+
+  const podDocs = inv.workloads.filter((d) => d.object.kind === 'Pod');
+  const daemonSetDocs = inv.workloads.filter((d) => d.object.kind === 'DaemonSet');
+  for (const doc of daemonSetDocs)
+    snapshot.daemonSets.push(located(apiServerDecoded(doc.object) as unknown as DaemonSet, doc));
+  const controllers = inv.workloads.filter(
+    (d) => d.object.kind !== 'Pod' && d.object.kind !== 'DaemonSet',
+  );
+
+  const pods = expandWorkloads(podDocs, {
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const podsOf = (list: readonly Pod[]) => list.map((pod) => located(pod, pods.origin.get(pod)));
+  snapshot.pods.push(...podsOf(pods.boundPods), ...podsOf(pods.pending));
+  for (const doc of podDocs) {
+    const phase = (doc.object.status as { phase?: string } | undefined)?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed')
+      ignore(doc, `finished (${phase}): it holds no resources`);
+  }
+  for (const pod of pods.gated)
+    ignore(
+      pods.origin.get(pod)!,
+      `has spec.schedulingGates: Karpenter provisions for it once they are removed`,
+    );
+
+  const ownership = workloadOwnership(controllers, [
+    ...pods.boundPods,
+    ...pods.pending,
+    ...pods.gated,
+  ]);
+  for (const { doc, reason } of ownership.owned) ignore(doc, reason);
+  const ownedDocs = new Set(ownership.owned.map((o) => o.doc));
+  const expandable = controllers.filter((d) => !ownedDocs.has(d));
+  const made = expandWorkloads(expandable, {
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.scale !== undefined ? { scale: options.scale } : {}),
+  });
+  const byDoc = new Map<ManifestDocument, Pod[]>();
+  for (const pod of made.pending) {
+    const doc = made.origin.get(pod)!;
+    byDoc.set(doc, [...(byDoc.get(doc) ?? []), pod]);
+  }
+  const workloads: WorkloadPending[] = [];
+  for (const doc of expandable) {
+    const present = ownership.presence.get(doc);
+    const missing = missingPods(doc, byDoc.get(doc) ?? [], present);
+    snapshot.pods.push(...missing.map((pod) => located(pod, doc)));
+    workloads.push({
+      workload: `${doc.object.kind} ${doc.object.metadata?.namespace ?? 'default'}/${doc.object.metadata?.name ?? ''}`,
+      present: (present?.pods.length ?? 0) + (present?.jobs ?? 0),
+      pending: missing.length,
+    });
+  }
+  if (made.gated.length > 0)
+    notes.push(
+      `${made.gated.length} pod(s) of workloads left out: they have spec.schedulingGates, and Karpenter provisions for a pod only once its gates are removed`,
+    );
+  return {
+    snapshot,
+    plan,
+    ignored,
+    notes,
+    workloads,
+    replicaSets: replicaSetsOf(snapshot.pods.map((p) => p.object as Pod)),
+  };
+}
+
+/** `file:document` and the object's path in it (`items[3]`). */
+function sourceOf(doc: ManifestDocument): string {
+  return doc.path ? `${location(doc)} ${doc.path}` : location(doc);
+}
+
+function located<T>(
+  object: T,
+  doc: ManifestDocument | undefined,
+  fallback = '<expanded>',
+): Located<T> {
+  return doc
+    ? { object, source: location(doc), path: doc.path }
+    : { object, source: fallback, path: '' };
+}
+
+/**
+ * The NodeClass with `Ready=True` when it has no Ready condition (a manifest file), noting it;
+ * a NodeClass a cluster reported (with Ready) is kept as it is.
+ */
+function readyNodeClass(object: NodeClassObject, notes: string[]): NodeClassObject {
+  const conditions = object.status?.conditions ?? [];
+  if (conditions.some((c) => c.type === 'Ready')) return object;
+  notes.push(`${object.kind} ${object.metadata.name ?? ''} has no Ready condition: taken as Ready`);
+  return {
+    ...object,
+    metadata: { ...object.metadata },
+    status: {
+      ...(object.status ?? {}),
+      conditions: [
+        ...conditions,
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Ready',
+          message: '',
+          lastTransitionTime: new Date(0).toISOString(),
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * One ReplicaSet stand-in per ReplicaSet owner of the pods, with as many replicas as it has pods
+ * (present and pending) and the first pod's labels, annotations and spec as its template: in a
+ * multi-pass run, a pod a drain evicts comes back pending, as its ReplicaSet would recreate it.
+ */
+function replicaSetsOf(pods: readonly Pod[]): SimReplicaSet[] {
+  const sets = new Map<string, SimReplicaSet>();
+  for (const pod of pods) {
+    const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o.kind === 'ReplicaSet');
+    if (owner === undefined) continue;
+    const namespace = pod.metadata?.namespace ?? 'default';
+    const k = `${namespace}/${owner.name}`;
+    const set = sets.get(k);
+    if (set !== undefined) {
+      set.replicas++;
+      continue;
+    }
+    const spec = structuredClone(pod.spec ?? { containers: [] });
+    delete spec.nodeName;
+    sets.set(k, {
+      name: owner.name,
+      namespace,
+      replicas: 1,
+      template: {
+        metadata: {
+          ...(pod.metadata?.labels ? { labels: { ...pod.metadata.labels } } : {}),
+          ...(pod.metadata?.annotations ? { annotations: { ...pod.metadata.annotations } } : {}),
+        },
+        spec,
+      },
+    });
+  }
+  return [...sets.values()];
+}

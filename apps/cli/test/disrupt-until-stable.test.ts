@@ -1,0 +1,106 @@
+/**
+ * `karpenter-ts disrupt --until-stable`: the controllers carry out each command on the
+ * in-memory cluster (replacements launched, pods evicted, recreated and bound again) and run
+ * passes until one finds nothing to do.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli } from './support/cli.js';
+import {
+  list,
+  machine,
+  nodePool,
+  NOW,
+  pods,
+  simNodeClass,
+  writeSnapshot,
+} from './support/snapshot.js';
+
+interface StableJson {
+  start: string;
+  end: string;
+  stable: boolean;
+  commands: {
+    method: string;
+    decision: string;
+    candidates: { name: string }[];
+    launched: { instanceType: string }[];
+  }[];
+  costBefore: number;
+  costAfter: number;
+  final: {
+    commands: unknown[];
+    pendingPods: number;
+    nodes: { name: string; instanceType: string; pods: number; status: string }[];
+  };
+}
+
+describe('karpenter-ts disrupt --until-stable', () => {
+  it('replaces two underused nodes by one cheaper node, the pods move there, and the next passes find nothing', async () => {
+    const file = await writeSnapshot(
+      list(
+        simNodeClass(),
+        nodePool(),
+        machine('a', 'c-4x-amd64-linux'),
+        machine('b', 'c-4x-amd64-linux'),
+        pods('web', 'a', 2),
+        pods('api', 'b', 1, { owner: 'api-6f7d8' }),
+      ),
+    );
+    const { code, stdout, stderr } = await cli(
+      'disrupt',
+      file,
+      '--now',
+      NOW,
+      '--until-stable',
+      '-o',
+      'json',
+      '--solver',
+      'ts',
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as StableJson;
+    expect(r.stable).toBe(true);
+    expect(r.start).toBe(NOW);
+    expect(
+      r.commands.map((c) => [
+        c.method,
+        c.decision,
+        c.candidates.map((x) => x.name).sort(),
+        c.launched.map((l) => l.instanceType),
+      ]),
+    ).toEqual([['multi-node-consolidation', 'replace', ['a', 'b'], ['c-2x-amd64-linux']]]);
+    expect(r.costBefore).toBeCloseTo(0.21718, 5);
+    expect(r.costAfter).toBeCloseTo(0.054295, 5);
+    expect(r.final.commands).toEqual([]);
+    expect(r.final.pendingPods).toBe(0);
+    expect(r.final.nodes.map((n) => [n.instanceType, n.pods])).toEqual([['c-2x-amd64-linux', 3]]);
+  });
+
+  it('with --fail-on-command, exits 1 when it acted; the table lists each command as it started', async () => {
+    const file = await writeSnapshot(
+      list(
+        simNodeClass(),
+        nodePool(),
+        machine('a', 'c-4x-amd64-linux'),
+        machine('b', 'c-4x-amd64-linux'),
+        pods('web', 'a', 1),
+      ),
+    );
+    const { code, stdout } = await cli(
+      'disrupt',
+      file,
+      '--now',
+      NOW,
+      '--until-stable',
+      '--fail-on-command',
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /^Disruption from 2026-12-01T10:00:00Z until stable at 2026-12-01T10:\d\d:\d\dZ: \d command\(s\), \$0\.2172 → \$0\.\d{4} per hour/,
+    );
+    expect(stdout).toMatch(
+      / 1 +2026-12-01T10:00:\d\dZ +delete \(emptiness, Empty\) +b \(c-4x-amd64-linux\)/,
+    );
+  });
+});
