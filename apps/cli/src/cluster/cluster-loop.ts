@@ -70,6 +70,8 @@ export async function startCluster(
     clock,
     provisioner: {
       solver: options.solver ?? 'wasm',
+      // The provider's labels are well known to the scheduler, as the controller wires them.
+      extraWellKnownLabels: [...cloud.wellKnownLabels],
       ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
       ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
     },
