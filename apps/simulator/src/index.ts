@@ -8,3 +8,14 @@ export { ScenarioError, formatProblem, type ScenarioProblem } from './scenario/p
 export { SCENARIO_SCHEMA, EVENT_TYPES } from './scenario/schema.js';
 export { readTrace, TRACE_COLUMNS } from './scenario/trace.js';
 export type * from './scenario/types.js';
+export { runScenario, type RunOptions } from './engine/run.js';
+export { simulateScenario, outputJson, type SimulateOptions } from './engine/simulate.js';
+export { karpenter } from './engine/karpenter.js';
+export type {
+  Autoscaler,
+  AutoscalerContext,
+  AutoscalerFactory,
+  SimulatedCluster,
+} from './engine/autoscaler.js';
+export { DEFAULT_NODE_STARTUP } from './engine/node-startup.js';
+export { samplesCsv, nodesCsv, eventsCsv } from './measures/csv.js';

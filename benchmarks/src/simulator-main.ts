@@ -1,0 +1,33 @@
+/**
+ * `npm run bench:simulator` (node dist/simulator-main.js [--only default|day-1000-pods]): runs
+ * the simulator on the shipped default scenario (Azure and AWS, one after the other) and on a
+ * 24 h day of about 1,000 pods at the peak (AWS), and writes results/simulator.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureScenario, type SimulatorRunResult } from './simulator-bench.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cases: [string, string][] = [
+  ['default', join(root, '../apps/simulator/scenarios/default.yaml')],
+  ['day-1000-pods', join(root, 'scenarios/day-1000-pods.yaml')],
+];
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const results: SimulatorRunResult[] = [];
+for (const [name, file] of cases) {
+  if (only !== undefined && name !== only) continue;
+  for (const r of await measureScenario(name, file)) {
+    results.push(r);
+    process.stdout.write(
+      `${r.case} ${r.run}: ${r.simulatedSeconds} s simulated in ${r.wallSeconds} s (${r.cpuSeconds} s CPU, ${r.simulatedSecondsPerWallSecond}× real time), ${r.ticks} ticks, ${r.peakPods} pods at the peak, heap ${(r.peakHeapUsedBytes / 2 ** 20).toFixed(0)} MiB, rss ${(r.maxRssBytes / 2 ** 20).toFixed(0)} MiB\n`,
+    );
+  }
+}
+mkdirSync(join(root, 'results'), { recursive: true });
+writeFileSync(
+  join(root, 'results', only === undefined ? 'simulator.json' : `simulator-${only}.json`),
+  `${JSON.stringify({ machine: { cpus: cpus().length, totalMemoryBytes: totalmem(), node: process.version }, results }, null, 2)}\n`,
+);
