@@ -41,8 +41,8 @@ export function registerRun(program: Command, runtime: Runtime): void {
       defaultScenarioPath(),
     )
     .option(
-      '--cloud <cloud[:region]...>',
-      "run on these clouds instead of the scenario's (azure, aws, sim)",
+      '--cloud <clouds...>',
+      "run on these clouds instead of the scenario's: cloud[:region] (azure, aws, sim), e.g. aws:us-west-2; put the scenario file before it",
     )
     .option('--seed <n>', "seed instead of the scenario's (an integer 0..4294967295)")
     .option('--duration <duration>', 'run only this long (e.g. 6h): events after it are dropped')

@@ -163,7 +163,6 @@ const startup = {
 /** The scenario schema (see the module comment). */
 export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://karpenter-ts.dev/schemas/scenario-v1alpha1.json',
   title: 'karpenter-ts-sim scenario',
   type: 'object',
   additionalProperties: false,

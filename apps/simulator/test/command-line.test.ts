@@ -1,0 +1,71 @@
+/**
+ * The `karpenter-ts-sim` command line.
+ */
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '@karpenter-ts/cli';
+import { run } from '../src/program.js';
+import { OUTPUT_FORMAT } from '../src/index.js';
+import { BOUTIQUE, scenarioYaml, writeScenario } from './support.js';
+
+describe('karpenter-ts-sim', () => {
+  it('validate says ok for a good scenario', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n'));
+    expect(await run(['validate', path], io)).toBe(0);
+    expect(io.stdout).toMatch(
+      /^ok: test: 2h, 0 event\(s\), \d+ object\(s\) from 1 manifest path\(s\), on azure\n$/,
+    );
+  });
+
+  it('prints one line per problem and exits 1, running nothing', async () => {
+    const io = memoryIo();
+    const path = writeScenario(
+      scenarioYaml('events:\n  - {type: replicas, at: -1m, workload: frontend, replicas: 2}\n'),
+    );
+    expect(await run(['run', path], io)).toBe(1);
+    expect(io.stderr).toMatch(
+      /scenario\.yaml:8 events\[0\]\.at: -1m is before time 0 \(the scenario starts at 0s\)\n$/,
+    );
+    expect(io.stdout).toBe('');
+  });
+
+  it('runs a scenario on the clouds it is asked for and prints the JSON', async () => {
+    const io = memoryIo();
+    const path = writeScenario(
+      scenarioYaml('events: []\n', { duration: '30m', manifests: [BOUTIQUE] }),
+    );
+    expect(
+      await run(
+        [
+          'run',
+          path,
+          '--cloud',
+          'aws:us-east-1',
+          '--json',
+          '--no-workers',
+          '--quiet',
+          '--solver',
+          'ts',
+        ],
+        io,
+      ),
+    ).toBe(0);
+    const output = JSON.parse(io.stdout);
+    expect(output.format).toBe(OUTPUT_FORMAT);
+    expect(output.runs.map((r: { id: string }) => r.id)).toEqual(['karpenter/aws/us-east-1']);
+    expect(output.runs[0].samples).toHaveLength(7);
+  });
+
+  it('refuses an unknown cloud as a usage error', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n'));
+    expect(await run(['run', path, '--cloud', 'gcp'], io)).toBe(2);
+    expect(io.stderr).toContain('--cloud: expected one of azure, aws, sim');
+  });
+
+  it('prints the scenario schema', async () => {
+    const io = memoryIo();
+    expect(await run(['schema'], io)).toBe(0);
+    expect(JSON.parse(io.stdout).title).toBe('karpenter-ts-sim scenario');
+  });
+});
