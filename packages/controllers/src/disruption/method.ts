@@ -7,6 +7,7 @@
 import type { DisruptionReason, NodePool } from '@karpenter-ts/api';
 import { NodeClaimConditions, parseDuration } from '@karpenter-ts/api';
 import type { Clock } from '../clock.js';
+import { notConsolidatableReason } from '../nodeclaim/disruption/consolidatable.js';
 import { isTrue } from '../conditions.js';
 import type { KubeClient } from '../kube/client.js';
 import type { BudgetMapping } from './budget-mapping.js';
@@ -64,15 +65,15 @@ export function consolidateAfterSeconds(pool: NodePool): number | null {
 
 /**
  * The checks emptiness and consolidation share: a static pool is not theirs, `consolidateAfter:
- * Never` turns them off, and the NodeClaim must be `Consolidatable`.
+ * Never` turns them off, and the NodeClaim must be `Consolidatable` (else, at `nowMs`, when it
+ * will be: `consolidatable at <time>`, as consolidation's filter says it).
  */
-export function consolidationBlocker(candidate: Candidate): string | undefined {
+export function consolidationBlocker(candidate: Candidate, nowMs: number): string | undefined {
   if (candidate.nodePool.spec.replicas !== undefined) return 'nodepool is static';
-  if (consolidateAfterSeconds(candidate.nodePool) === null) {
-    return 'consolidateAfter is Never';
-  }
+  const after = consolidateAfterSeconds(candidate.nodePool);
+  if (after === null) return 'consolidateAfter is Never';
   if (!isTrue(candidate.nodeClaim, NodeClaimConditions.Consolidatable)) {
-    return 'not consolidatable yet';
+    return notConsolidatableReason(candidate.nodeClaim, after, nowMs);
   }
   return undefined;
 }

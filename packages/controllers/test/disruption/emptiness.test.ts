@@ -76,6 +76,15 @@ describe('emptiness', () => {
     expect(skipReason(plan, 'emptiness', 'a')).toBe('not consolidatable yet');
   });
 
+  it('says when an empty node inside its consolidateAfter becomes consolidatable', async () => {
+    const env = await unitEnv({ pools: [disruptionPool({ consolidateAfter: '10m' })] });
+    await addNode(env, { name: 'a', consolidatable: false });
+    const plan = await env.disruption.plan();
+    expect(plan.commands).toEqual([]);
+    // Initialized at the clock's start (2025-01-01T00:00:00Z), no pod event since.
+    expect(skipReason(plan, 'emptiness', 'a')).toBe('consolidatable at 2025-01-01T00:10:00Z');
+  });
+
   it('does not take a node with a pod that must move', async () => {
     const env = await unitEnv({ pools: [disruptionPool({ consolidationPolicy: 'WhenEmpty' })] });
     await addNode(env, { name: 'busy' });

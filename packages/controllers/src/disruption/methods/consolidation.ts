@@ -27,7 +27,7 @@ import {
   type InstanceType,
 } from '@karpenter-ts/cloudprovider';
 import { checkMinValues, Requirement, type NewNodeClaim } from '@karpenter-ts/scheduling';
-import { consolidatableAt } from '../../nodeclaim/disruption/consolidatable.js';
+import { notConsolidatableReason } from '../../nodeclaim/disruption/consolidatable.js';
 import { NodeClaimConditions } from '@karpenter-ts/api';
 import { isTrue } from '../../conditions.js';
 import type { Candidate } from '../candidate.js';
@@ -57,11 +57,8 @@ export function consolidationFilter(c: Candidate, nowMs: number): string | undef
   const policy = pool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized';
   if (policy !== 'WhenEmptyOrUnderutilized') return `${policy} and not empty`;
   if (!isTrue(c.nodeClaim, NodeClaimConditions.Consolidatable)) {
-    const at = consolidatableAt(c.nodeClaim, after);
     // A time already past means the condition is about to be set; say so rather than a past time.
-    return at === undefined || at <= nowMs
-      ? 'not consolidatable yet'
-      : `consolidatable at ${new Date(at).toISOString().replace('.000Z', 'Z')}`;
+    return notConsolidatableReason(c.nodeClaim, after, nowMs);
   }
   return undefined;
 }

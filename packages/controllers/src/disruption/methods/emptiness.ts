@@ -21,9 +21,9 @@ export class Emptiness implements DisruptionMethod {
   readonly disruptionClass = 'graceful' as const;
   readonly validates = true;
 
-  shouldDisrupt(candidate: Candidate): string | undefined {
+  shouldDisrupt(candidate: Candidate, nowMs: number): string | undefined {
     if (candidate.reschedulablePods.length > 0) return 'not empty';
-    return consolidationBlocker(candidate);
+    return consolidationBlocker(candidate, nowMs);
   }
 
   computeCommands(

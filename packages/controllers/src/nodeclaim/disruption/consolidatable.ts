@@ -28,6 +28,22 @@ export function consolidatableAt(
 }
 
 /**
+ * Why a NodeClaim that is not `Consolidatable` is not, at `nowMs`, for the disruption methods'
+ * reasons: `consolidatable at <RFC 3339>` while its wait runs; `not consolidatable yet` when the
+ * time is unknown (not initialized) or already past (the condition is about to be set).
+ */
+export function notConsolidatableReason(
+  nodeClaim: NodeClaim,
+  consolidateAfter: number,
+  nowMs: number,
+): string {
+  const at = consolidatableAt(nodeClaim, consolidateAfter);
+  return at === undefined || at <= nowMs
+    ? 'not consolidatable yet'
+    : `consolidatable at ${new Date(at).toISOString().replace('.000Z', 'Z')}`;
+}
+
+/**
  * Sets or removes `Consolidatable` on `nodeClaim` in place at `nowMs`. Returns whether it changed
  * and, while waiting, the seconds until it would become True.
  */
