@@ -203,15 +203,16 @@ describe('validateAKSNodeClass', () => {
     ) => ({
       localDNS: { mode: 'Preferred', vnetDNSOverrides: vnet, kubeDNSOverrides: kube },
     });
-    expect(paths(localDNS([override('.', 'VnetDNS')]))).toContain('spec.localDNS.vnetDNSOverrides');
+    // The zone rules are upstream's, on localDNS itself.
+    expect(paths(localDNS([override('.', 'VnetDNS')]))).toContain('spec.localDNS');
     expect(
       paths(localDNS([override('.', 'VnetDNS'), override('cluster.local', 'VnetDNS')])),
-    ).toContain('spec.localDNS.vnetDNSOverrides[1]');
+    ).toContain('spec.localDNS');
     expect(
       paths(
         localDNS([override('.', 'ClusterCoreDNS'), override('cluster.local', 'ClusterCoreDNS')]),
       ),
-    ).toContain('spec.localDNS.vnetDNSOverrides[0]');
+    ).toContain('spec.localDNS');
     expect(
       paths(
         localDNS([

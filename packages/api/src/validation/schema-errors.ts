@@ -24,9 +24,23 @@ const formatsPlugin: FormatsPlugin =
 
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
+/**
+ * The RegExp of a CRD `pattern`, which the apiserver runs with Go's regexp: Go's leading `(?i)`
+ * (case-insensitive, as in upstream's AKSNodeClass `vnetSubnetID`) has no inline form in
+ * JavaScript, so it becomes the `i` flag.
+ */
+const goPattern = Object.assign(
+  (pattern: string, flags: string): RegExp =>
+    pattern.startsWith('(?i)')
+      ? new RegExp(pattern.slice(4), `${flags}i`)
+      : new RegExp(pattern, flags),
+  { code: 'goPattern' },
+);
+
 /** Compiles a version's schema. Throws ajv's error if the schema itself is malformed. */
 export function compileSchema(schema: OpenApiSchema): ValidateFunction {
   const ajv = new Ajv({
+    code: { regExp: goPattern },
     allErrors: true,
     // YAML reads 1e400 and .inf as Infinity and .nan as NaN; JSON (so the apiserver) has neither.
     strictNumbers: true,
@@ -159,6 +173,10 @@ const PATTERN_MEANINGS: Record<string, string> = {
     'is not a cron schedule (5 fields such as "0 9 * * 1-5", or @daily, @hourly, ...)',
   '^[^/]*$': 'must not contain "/" (give the API group only, such as karpenter.azure.com)',
   [String.raw`^\d+(\.\d+)?$`]: 'is not a price (a non-negative decimal such as 0.42)',
+  [String.raw`(?i)^\/subscriptions\/[^\/]+\/resourceGroups\/[a-zA-Z0-9_\-().]{0,89}[a-zA-Z0-9_\-()]\/providers\/Microsoft\.Network\/virtualNetworks\/[^\/]+\/subnets\/[^\/]+$`]:
+    'is not a subnet ID like /subscriptions/<sub>/resourceGroups/<rg>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>',
+  [String.raw`^\d+(E|P|T|G|M|K|Ei|Pi|Ti|Gi|Mi|Ki)$`]:
+    'is not a size with a unit (digits, then E, P, T, G, M, K, Ei, Pi, Ti, Gi, Mi or Ki, such as 50Mi)',
 };
 
 function patternMeaning(pattern: string): string {
