@@ -77,6 +77,42 @@ describe('karpenter-ts disrupt --until-stable', () => {
     expect(r.final.nodes.map((n) => [n.instanceType, n.pods])).toEqual([['c-2x-amd64-linux', 3]]);
   });
 
+  it("waits out a node's consolidateAfter: the node consolidates once it is over", async () => {
+    const file = await writeSnapshot(
+      list(
+        simNodeClass(),
+        nodePool({ consolidateAfter: '10m' }),
+        machine('a', 'c-4x-amd64-linux', {
+          consolidatable: false,
+          lastPodEventTime: '2026-12-01T09:55:00Z',
+        }),
+        pods('web', 'a', 1),
+      ),
+    );
+    const { code, stdout } = await cli(
+      'disrupt',
+      file,
+      '--now',
+      NOW,
+      '--until-stable',
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as StableJson & { commands: { at: string }[] };
+    expect(r.stable).toBe(true);
+    expect(
+      r.commands.map((c) => [
+        c.method,
+        c.candidates.map((x) => x.name),
+        c.launched.map((l) => l.instanceType),
+      ]),
+    ).toEqual([['single-node-consolidation', ['a'], ['c-1x-amd64-linux']]]);
+    // consolidatable at 10:05, then the next pass, then 15 s of validation.
+    expect(r.commands[0]!.at >= '2026-12-01T10:05:15Z').toBe(true);
+    expect(r.commands[0]!.at < '2026-12-01T10:06:00Z').toBe(true);
+  });
+
   it('with --fail-on-command, exits 1 when it acted; the table lists each command as it started', async () => {
     const file = await writeSnapshot(
       list(

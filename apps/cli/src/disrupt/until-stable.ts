@@ -4,11 +4,13 @@
  * validated after 15 s, replacements launched by the sim cloud and initialized, candidates
  * drained (evicted pods of ReplicaSets come back pending and are bound again) and deleted. It
  * stops once the cluster is quiet (no command in flight or waiting, no NodeClaim launching or
- * deleting, no node nominated for pods) and a disruption pass computed after that finds no command, or after
- * {@link MaxStabilizeSeconds} of clock time. Time passes only as the controllers need it, so a
- * node whose `consolidateAfter` has not passed when the cluster settles stays.
+ * deleting, no node nominated for pods), a disruption pass computed after that finds no command,
+ * and no node's `consolidateAfter` is still running (while one is, the clock jumps to its end:
+ * nothing else would happen meanwhile), or after {@link MaxStabilizeSeconds} of clock time.
  */
 import {
+  consolidatableAt,
+  consolidateAfterSeconds,
   isTrue,
   planDisruptionNow,
   type Command,
@@ -122,7 +124,13 @@ export async function runUntilStable(
     if (!(await quiet())) return false;
     checkedPlan = last;
     // Methods an unchanged cluster lets the controller skip are run here in full.
-    return (await planDisruptionNow(loop, client)).commands.length === 0;
+    if ((await planDisruptionNow(loop, client)).commands.length > 0) return false;
+    // Nothing to do now; a node still inside its consolidateAfter may have something to do
+    // then: move the clock there (nothing else would happen meanwhile) and look again.
+    const next = await nextConsolidatable(cluster, start + MaxStabilizeSeconds * 1000);
+    if (next === undefined) return true;
+    clock.set(next);
+    return false;
   }, MaxStabilizeSeconds);
   for (const q of log.started)
     for (const name of q.replacements) await recordLaunch(cluster, seen.get(q)!, name);
@@ -151,6 +159,30 @@ async function recordLaunch(cluster: RunningCluster, started: StartedCommand, na
     capacityType: labels[Labels.CapacityType] ?? '',
     pricePerHour: roundUsd(cluster.cloud.price(labels) ?? 0),
   });
+}
+
+/**
+ * The earliest time after now, before `limit`, at which a managed node's NodeClaim becomes
+ * Consolidatable (its NodePool's consolidateAfter after its last pod event); undefined if none.
+ */
+async function nextConsolidatable(
+  cluster: RunningCluster,
+  limit: number,
+): Promise<number | undefined> {
+  const now = cluster.clock.now();
+  const pools = new Map(
+    (await cluster.client.list('NodePool')).map((p) => [p.metadata.name ?? '', p]),
+  );
+  let next: number | undefined;
+  for (const nc of await cluster.client.list('NodeClaim')) {
+    if (isTrue(nc, 'Consolidatable')) continue;
+    const pool = pools.get(nc.metadata.labels?.[Labels.NodePool] ?? '');
+    const after = pool === undefined ? null : consolidateAfterSeconds(pool);
+    if (after === null) continue;
+    const at = consolidatableAt(nc, after);
+    if (at !== undefined && at > now && at <= limit && (next === undefined || at < next)) next = at;
+  }
+  return next;
 }
 
 function cost(cluster: RunningCluster): number {
