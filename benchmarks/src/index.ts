@@ -20,3 +20,21 @@ export {
   type SchedulerClass,
   type SchedulingCaseResult,
 } from './scheduling-bench.js';
+export {
+  measureDisruption,
+  simulationCounters,
+  type DisruptionCaseOptions,
+  type DisruptionCaseResult,
+  type PassRecord,
+} from './disruption-bench.js';
+export {
+  applyCommand,
+  clusterCost,
+  deleteHalf,
+  disruptionNodePool,
+  emptyCluster,
+  provision,
+  resourceLowerBound,
+  type BenchCluster,
+  type ClusterCost,
+} from './disruption-cluster.js';
