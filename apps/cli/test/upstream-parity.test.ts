@@ -230,3 +230,65 @@ spec:
     expect(code).toBe(1);
   });
 });
+
+describe("validate --cloud: the provider's CRDs and NodePool checks (issue 15, Validation 3)", () => {
+  const azurePool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: azure}
+spec:
+  template:
+    metadata:
+      labels: {kubernetes.azure.com/role: agent}
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: karpenter.azure.com/sku-hyperv-generation, operator: In, values: ["2"]}
+        - {key: kubernetes.azure.com/mode, operator: In, values: [System]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [reserved]}
+`;
+  const awsClaim = `apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {name: claim}
+spec:
+  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+  requirements: [{key: karpenter.k8s.aws/instance-colour, operator: In, values: [red]}]
+`;
+  const fields = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => l.split(' ')[1]);
+
+  it('without --cloud: our CRDs, and the runtime known values of the NodePool provider', async () => {
+    const file = await writeManifests(azurePool, awsClaim);
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    expect(fields(stdout)).toEqual([
+      'spec.template.spec.requirements[1].values:',
+      'spec.template.spec.requirements[2].values:',
+    ]);
+    expect(stdout).toContain('kubernetes.azure.com/mode In needs at least one of system, user');
+    expect(stdout).toContain('karpenter.sh/capacity-type In needs at least one of on-demand, spot');
+  });
+
+  it('--cloud azure: as the Azure-installed CRDs refuse kubernetes.azure.com labels and internal keys', async () => {
+    const file = await writeManifests(azurePool, awsClaim);
+    const { code, stdout } = await cli('validate', '--cloud', 'azure', file);
+    expect(code).toBe(1);
+    expect(fields(stdout)).toEqual([
+      'spec.template.metadata.labels[kubernetes.azure.com/role]:',
+      'spec.template.spec.requirements[0].key:',
+      'spec.template.spec.requirements[1].values:',
+      'spec.template.spec.requirements[2].values:',
+    ]);
+  });
+
+  it('--cloud aws: NodeClaim requirement keys in karpenter.k8s.aws are limited to its labels', async () => {
+    const file = await writeManifests(awsClaim);
+    expect((await cli('validate', file)).code).toBe(0);
+    const { code, stdout } = await cli('validate', '--cloud', 'aws', file);
+    expect(code).toBe(1);
+    expect(fields(stdout)).toEqual(['spec.requirements[0].key:']);
+  });
+});

@@ -13,6 +13,14 @@ export type {
   ValidateOptions,
 } from './validation/crd-validator.js';
 export type { DeprecatedFields } from './validation/deprecated-fields.js';
+export type { CelRule } from './validation/schema-nodes.js';
+export {
+  forbiddenKeyRule,
+  labelDomainRule,
+  providerKarpenterCrd,
+  providerKarpenterValidators,
+} from './provider-crds.js';
+export type { ProviderCrdRules } from './provider-crds.js';
 export type { OpenApiSchema } from './validation/openapi-to-json-schema.js';
 export { CrdFiles, crdDocument, crdPath, karpenterValidator, karpenterValidators } from './crds.js';
 export type { KarpenterKind } from './crds.js';

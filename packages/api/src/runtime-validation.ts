@@ -27,6 +27,14 @@ export interface RuntimeValidationOptions {
   extraWellKnownLabels?: Iterable<string>;
   /** Provider-restricted label domains (e.g. `karpenter.azure.com`). */
   extraRestrictedDomains?: Iterable<string>;
+  /**
+   * Known values of well-known requirement keys, added to (or replacing) Karpenter's
+   * `karpenter.sh/capacity-type: on-demand, spot, reserved`: an `In` requirement on such a key
+   * needs at least one of them (and, with minValues, that many), compared case-sensitively, as
+   * upstream's providers extend `WellKnownValuesForRequirements` (Azure: capacity types
+   * `on-demand` and `spot` only, `kubernetes.azure.com/mode` `system` or `user`, …).
+   */
+  wellKnownValues?: Readonly<Record<string, readonly string[]>>;
 }
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -170,12 +178,47 @@ export function validateNodePoolRuntime(
   const requirements = mappingItems<NodeSelectorRequirementWithMinValues>(
     template?.spec?.requirements,
   );
+  const knownValues: Readonly<Record<string, readonly string[]>> = {
+    [Labels.CapacityType]: CapacityTypes,
+    ...options.wellKnownValues,
+  };
+  const wellKnownKeys = new Set(wellKnown);
   for (const [req, i] of requirements) {
-    checkRequirement(req, `spec.template.spec.requirements[${i}]`, add, restricted, (key) =>
+    const path = `spec.template.spec.requirements[${i}]`;
+    checkRequirement(req, path, add, restricted, (key) =>
       restrictedMessage('requirement key', key),
     );
+    checkKnownValues(req, path, add, knownValues, wellKnownKeys);
   }
   return out;
+}
+
+/**
+ * Upstream's well-known value check (NodePool validation): an `In` requirement on a well-known
+ * key that has known values must name at least one of them, and, with minValues, at least that
+ * many; other values are only logged upstream.
+ */
+function checkKnownValues(
+  req: NodeSelectorRequirementWithMinValues,
+  path: string,
+  add: (path: string, check: string, message: string) => void,
+  knownValues: Readonly<Record<string, readonly string[]>>,
+  wellKnownKeys: ReadonlySet<string>,
+): void {
+  const key = normalizeLabelKey(String(req?.key ?? ''));
+  if (req?.operator !== 'In' || !Array.isArray(req.values) || !wellKnownKeys.has(key)) return;
+  if (!Object.hasOwn(knownValues, key)) return;
+  const known = knownValues[key] as readonly string[];
+  const valid = new Set(req.values.map(String).filter((v) => known.includes(v)));
+  if (valid.size === 0) {
+    add(`${path}.values`, 'requirements', `${key} In needs at least one of ${known.join(', ')}`);
+  } else if (req.minValues !== undefined && valid.size < req.minValues) {
+    add(
+      `${path}.minValues`,
+      'requirements',
+      `${key} has only ${valid.size} known value${valid.size === 1 ? '' : 's'} (${[...valid].join(', ')}), fewer than minValues ${req.minValues}`,
+    );
+  }
 }
 
 /**
@@ -277,22 +320,6 @@ function checkRequirement(
         `${path}.values`,
         'requirements',
         `operator ${req.operator} needs exactly one value, a non-negative integer`,
-      );
-    }
-  }
-  if (key === Labels.CapacityType && req?.operator === 'In' && nodePool) {
-    const valid = values.filter((v) => (CapacityTypes as readonly string[]).includes(v));
-    if (valid.length === 0) {
-      add(
-        `${path}.values`,
-        'requirements',
-        `${key} In needs at least one of ${CapacityTypes.join(', ')}`,
-      );
-    } else if (req.minValues !== undefined && new Set(valid).size < req.minValues) {
-      add(
-        `${path}.minValues`,
-        'requirements',
-        `${key} has only ${new Set(valid).size} valid capacity types, fewer than minValues ${req.minValues}`,
       );
     }
   }

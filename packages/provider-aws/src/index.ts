@@ -6,3 +6,4 @@ export * from './pricing.js';
 export * from './instance-types.js';
 export * from './defaults.js';
 export * from './validation.js';
+export * from './karpenter-crds.js';

@@ -2,8 +2,13 @@
  * EC2NodeClass documents upstream's CRD (aws/karpenter-provider-aws v1.14.1) judges differently
  * from the rules we had rewritten (issue 15, Validation 6): each case here disagreed before.
  */
+import { validate, validateNodePoolRuntime } from '@karpenter-ts/api';
 import { describe, expect, it } from 'vitest';
 import {
+  AwsRestrictedLabelDomains,
+  AwsWellKnownLabels,
+  AwsWellKnownValues,
+  awsKarpenterValidators,
   defaultEC2NodeClass,
   getAwsInstanceTypes,
   validateEC2NodeClass,
@@ -111,5 +116,72 @@ describe('the catalog reads what the CRD now accepts', () => {
         ?.allocatable();
     const empty = nodeClass((s) => (s.kubelet = { evictionHard: { 'memory.available': '' } }));
     expect(types(empty)).toEqual(types(defaultEC2NodeClass()));
+  });
+});
+
+describe("karpenter.sh objects as the AWS provider's CRDs and NodePool validation judge them (Validation 3)", () => {
+  const nodeClassRef = { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' };
+  const requirement = (key: string, values = ['x']) => [{ key, operator: 'In', values }];
+  const validators = awsKarpenterValidators();
+  const refused = (obj: unknown) =>
+    validate(obj, { validators })
+      .filter((v) => v.apiServer === 'reject')
+      .map((v) => v.path);
+
+  it('NodePool, NodeClaim and NodeOverlay requirement keys in karpenter.k8s.aws are limited to its labels', () => {
+    const pool = (key: string) => ({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'p' },
+      spec: { template: { spec: { nodeClassRef, requirements: requirement(key) } } },
+    });
+    const claim = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'c' },
+      spec: { nodeClassRef, requirements: requirement('karpenter.k8s.aws/instance-colour') },
+    };
+    const overlay = {
+      apiVersion: 'karpenter.sh/v1alpha1',
+      kind: 'NodeOverlay',
+      metadata: { name: 'o' },
+      spec: { requirements: requirement('karpenter.k8s.aws/instance-colour'), price: '1' },
+    };
+    for (const obj of [pool('karpenter.k8s.aws/instance-colour'), claim, overlay])
+      expect(validate(obj)).toEqual([]);
+    expect(refused(pool('karpenter.k8s.aws/instance-colour'))).toEqual([
+      'spec.template.spec.requirements[0].key',
+    ]);
+    expect(refused(pool('karpenter.k8s.aws/instance-family'))).toEqual([]);
+    expect(refused(claim)).toEqual(['spec.requirements[0].key']);
+    expect(refused(overlay)).toEqual(['spec.requirements[0].key']);
+  });
+
+  it.each([
+    [['host'], true],
+    [['Dedicated'], true],
+    [['default', 'host'], false],
+  ])('runtime: instance-tenancy In %j makes the NodePool not ready: %s', (values, notReady) => {
+    const pool = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'p' },
+      spec: {
+        template: {
+          spec: {
+            nodeClassRef,
+            requirements: requirement('karpenter.k8s.aws/instance-tenancy', values),
+          },
+        },
+      },
+    };
+    const runtime = validateNodePoolRuntime(pool as never, {
+      extraWellKnownLabels: AwsWellKnownLabels,
+      extraRestrictedDomains: AwsRestrictedLabelDomains,
+      wellKnownValues: AwsWellKnownValues,
+    });
+    expect(runtime.map((v) => v.path)).toEqual(
+      notReady ? ['spec.template.spec.requirements[0].values'] : [],
+    );
   });
 });

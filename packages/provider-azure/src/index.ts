@@ -43,3 +43,4 @@ export * from './images/kubernetes-version.js';
 export * from './images/image-families.js';
 export * from './images/node-image-resolver.js';
 export * from './launch/ip-family.js';
+export * from './karpenter-crds.js';

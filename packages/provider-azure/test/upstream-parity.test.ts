@@ -4,7 +4,14 @@
  * disagreed before.
  */
 import { describe, expect, it } from 'vitest';
-import { validateAKSNodeClass } from '../src/index.js';
+import { validate, validateNodePoolRuntime } from '@karpenter-ts/api';
+import {
+  AzureLabelDomain,
+  AzureWellKnownLabels,
+  AzureWellKnownValues,
+  azureKarpenterValidators,
+  validateAKSNodeClass,
+} from '../src/index.js';
 
 const paths = (spec: Record<string, unknown>): string[] =>
   validateAKSNodeClass({
@@ -104,5 +111,108 @@ describe('kept as upstream has them', () => {
   it('both override lists need the zones "." and "cluster.local"', () => {
     const spec = localDNS({ kubeDNSOverrides: [override('.', 'ClusterCoreDNS')] });
     expect(paths(spec)).toEqual(['spec.localDNS']);
+  });
+});
+
+describe("karpenter.sh objects as the Azure provider's CRDs and NodePool validation judge them (Validation 3)", () => {
+  const requirements = (key: string, values = ['x'], operator = 'In') => [
+    { key, operator, values },
+  ];
+  const nodePool = (labels: Record<string, string>, reqs: unknown[]) => ({
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'p' },
+    spec: {
+      template: {
+        metadata: { labels },
+        spec: {
+          nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
+          requirements: reqs,
+        },
+      },
+    },
+  });
+  const validators = azureKarpenterValidators();
+  const refused = (obj: unknown) =>
+    validate(obj, { validators })
+      .filter((v) => v.apiServer === 'reject')
+      .map((v) => v.path);
+
+  it.each([
+    ['kubernetes.azure.com/agentpool', true],
+    ['kubernetes.azure.com/network-policy', false],
+    ['kubernetes.azure.com/ebpf-host-routing', false],
+    ['karpenter.azure.com/sku-hyperv-generation', true],
+    ['karpenter.azure.com/sku-family', false],
+    ['agentpool', true],
+    ['storageprofile', true],
+    ['accelerator', true],
+    ['example.com/team', false],
+  ])('requirement key %s refused: %s (the core CRD refuses none)', (key, isRefused) => {
+    const pool = nodePool({}, requirements(key));
+    expect(validate(pool)).toEqual([]);
+    expect(refused(pool)).toEqual(isRefused ? ['spec.template.spec.requirements[0].key'] : []);
+  });
+
+  it('template labels in kubernetes.azure.com and bare AKS keys are refused, allowed ones accepted', () => {
+    const pool = nodePool(
+      {
+        'kubernetes.azure.com/mode': 'user',
+        'kubernetes.azure.com/role': 'agent',
+        storagetier: 'x',
+      },
+      requirements('kubernetes.io/arch', ['amd64']),
+    );
+    expect(validate(pool)).toEqual([]);
+    // A rule over the map is reported on the entry that breaks it.
+    expect(refused(pool)).toEqual([
+      'spec.template.metadata.labels[kubernetes.azure.com/role]',
+      'spec.template.metadata.labels.storagetier',
+    ]);
+  });
+
+  it('NodeClaims and NodeOverlays get the same requirement key rules', () => {
+    const claim = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'c' },
+      spec: {
+        nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' },
+        requirements: requirements('kubernetes.azure.com/kubelet-identity-client-id'),
+      },
+    };
+    const overlay = {
+      apiVersion: 'karpenter.sh/v1alpha1',
+      kind: 'NodeOverlay',
+      metadata: { name: 'o' },
+      spec: { requirements: requirements('karpenter.azure.com/sku-hyperv-generation'), price: '1' },
+    };
+    expect(validate(claim)).toEqual([]);
+    expect(validate(overlay)).toEqual([]);
+    expect(refused(claim)).toEqual(['spec.requirements[0].key']);
+    expect(refused(overlay)).toEqual(['spec.requirements[0].key']);
+  });
+
+  it.each([
+    ['karpenter.sh/capacity-type', ['reserved'], true],
+    ['karpenter.sh/capacity-type', ['spot', 'reserved'], false],
+    ['kubernetes.azure.com/mode', ['System'], true],
+    ['kubernetes.azure.com/mode', ['system'], false],
+    ['kubernetes.azure.com/scalesetpriority', ['Spot'], true],
+    ['kubernetes.azure.com/os-sku', ['ubuntu'], true],
+    ['kubernetes.azure.com/os-sku', ['AzureLinux'], false],
+    ['kubernetes.azure.com/fips_enabled', ['yes'], true],
+    ['karpenter.azure.com/sku-gpu-manufacturer', ['NVIDIA'], true],
+    ['karpenter.azure.com/placement-scope', ['zone'], true],
+  ])('runtime: %s In %j makes the NodePool not ready: %s', (key, values, notReady) => {
+    const pool = nodePool({}, requirements(key, values));
+    const runtime = validateNodePoolRuntime(pool as never, {
+      extraWellKnownLabels: AzureWellKnownLabels,
+      extraRestrictedDomains: [AzureLabelDomain],
+      wellKnownValues: AzureWellKnownValues,
+    });
+    expect(runtime.map((v) => v.path)).toEqual(
+      notReady ? ['spec.template.spec.requirements[0].values'] : [],
+    );
   });
 });

@@ -15,7 +15,7 @@ import {
   validateDocuments,
   type ValidationReport,
 } from '../validation/validate-documents.js';
-import { CLOUD_NAMES } from './options.js';
+import { CLOUD_NAMES, type CloudName } from './options.js';
 
 /** Adds the `validate` command to `program`. */
 export function registerValidate(program: Command, runtime: Runtime): void {
@@ -30,17 +30,27 @@ export function registerValidate(program: Command, runtime: Runtime): void {
         .choices(['text', 'json'])
         .default('text'),
     )
+    .addOption(
+      new Option(
+        '--cloud <cloud>',
+        "judge karpenter.sh objects by the CRDs this cloud's provider installs (default: our own CRDs, every cloud's NodeClasses)",
+      ).choices([...CLOUD_NAMES]),
+    )
     .addHelpText(
       'after',
       '\nExit status: 0 when every object is valid, 1 when any problem is found, 2 on a usage error.\n\n' +
         'Examples:\n' +
         '  karpenter-ts validate examples/nodepools\n' +
+        "  karpenter-ts validate --cloud azure nodepools.yaml   # as the Azure provider's CRDs judge them\n" +
         '  kubectl get nodepools -o yaml | karpenter-ts validate -',
     )
-    .action(async (paths: string[], options: { output: 'text' | 'json' }) => {
+    .action(async (paths: string[], options: { output: 'text' | 'json'; cloud?: CloudName }) => {
       const loaded = await loadManifests(paths);
-      const clouds = CLOUD_NAMES.map((name) => createCloud(name, undefined));
-      const result = validateDocuments(loaded.documents, clouds);
+      const names = options.cloud === undefined ? CLOUD_NAMES : [options.cloud];
+      const clouds = names.map((name) => createCloud(name, undefined));
+      const result = validateDocuments(loaded.documents, clouds, {
+        providerCrds: options.cloud !== undefined,
+      });
       const report: ValidationReport = {
         files: loaded.files.length,
         ...result,

@@ -11,6 +11,9 @@ import {
   type NodeOverlay,
   type NodePool,
 } from '@karpenter-ts/api';
+import { AwsWellKnownValues, awsKarpenterValidators } from '@karpenter-ts/provider-aws';
+import { AzureWellKnownValues, azureKarpenterValidators } from '@karpenter-ts/provider-azure';
+import type { CrdValidator } from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
 import { fieldPath, location, objectName, type ManifestDocument } from '../manifests/document.js';
 import { apiGroup, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
@@ -68,8 +71,12 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
 export function validateDocuments(
   documents: readonly ManifestDocument[],
   clouds: readonly Cloud[],
-  options: { nodeClassRefs?: boolean } = {},
+  options: { nodeClassRefs?: boolean; providerCrds?: boolean } = {},
 ): Omit<ValidationReport, 'files'> {
+  // With one cloud chosen, karpenter.sh objects are judged by the CRDs that cloud's provider
+  // installs (its extra label rules), as a cluster running that provider would judge them.
+  const crdValidators =
+    options.providerCrds && clouds.length === 1 ? providerKarpenterValidators(clouds[0]!) : [];
   const report: Omit<ValidationReport, 'files'> = {
     checked: {},
     skipped: 0,
@@ -97,7 +104,7 @@ export function validateDocuments(
       for (const p of provider.validateNodeClass(doc.object)) add(p.path, p.message);
       continue;
     }
-    const violations = validate(doc.object);
+    const violations = validate(doc.object, { validators: crdValidators });
     for (const v of violations) add(v.path, v.message);
     if (group === 'karpenter.sh' && kind === 'NodeOverlay') {
       // An overlay names no NodeClass: the label rules of every cloud checked apply.
@@ -122,6 +129,7 @@ export function validateDocuments(
           ? {
               extraWellKnownLabels: ref.wellKnownLabels,
               extraRestrictedDomains: ref.restrictedLabelDomains,
+              wellKnownValues: providerWellKnownValues(ref),
             }
           : {}),
       });
@@ -141,6 +149,24 @@ export function validateDocuments(
   for (const d of duplicateObjects(documents))
     problemAdder(report.problems, d.document)('metadata.name', d.message);
   return report;
+}
+
+/** The karpenter.sh validators with the rules `cloud`'s provider adds to its CRDs (none for sim). */
+function providerKarpenterValidators(cloud: Cloud): readonly CrdValidator[] {
+  if (cloud.name === 'azure') return azureKarpenterValidators();
+  if (cloud.name === 'aws') return awsKarpenterValidators();
+  return [];
+}
+
+/**
+ * The known values of `cloud`'s well-known requirement keys its NodePool validation checks
+ * (Azure: capacity type on-demand or spot, `kubernetes.azure.com/mode`, …; AWS:
+ * `instance-tenancy`); sim keeps Karpenter's own (capacity type only).
+ */
+function providerWellKnownValues(cloud: Cloud): Readonly<Record<string, readonly string[]>> {
+  if (cloud.name === 'azure') return AzureWellKnownValues;
+  if (cloud.name === 'aws') return AwsWellKnownValues;
+  return {};
 }
 
 /**
