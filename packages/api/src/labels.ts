@@ -161,6 +161,27 @@ export const KnownEphemeralTaints: readonly Taint[] = [
   Taints.Unregistered,
 ];
 
+/**
+ * Key prefixes of taints that are ephemeral whatever their value and effect (upstream v1.13):
+ * the Node Readiness Controller taints a node with `readiness.k8s.io/<rule>` until its rule
+ * passes.
+ */
+export const KnownEphemeralTaintKeyPrefixes: readonly string[] = ['readiness.k8s.io/'];
+
+/**
+ * Whether a taint is known to be ephemeral: one of {@link KnownEphemeralTaints} (same key, value
+ * and effect), or any taint whose key starts with one of {@link KnownEphemeralTaintKeyPrefixes}.
+ * Such taints are ignored for scheduling on uninitialized managed nodes and must be gone before
+ * a NodeClaim is Initialized.
+ */
+export function isKnownEphemeralTaint(taint: Taint): boolean {
+  if (KnownEphemeralTaintKeyPrefixes.some((p) => taint.key.startsWith(p))) return true;
+  return KnownEphemeralTaints.some(
+    (e) =>
+      e.key === taint.key && e.effect === taint.effect && (e.value ?? '') === (taint.value ?? ''),
+  );
+}
+
 /** Finalizers Karpenter sets. */
 export const Finalizers = {
   /** On NodeClaims and Nodes: cleanup (drain, instance deletion) before removal. */

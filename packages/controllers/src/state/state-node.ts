@@ -6,7 +6,7 @@
  * they are expected to go away.
  */
 import type { Node, NodeClaim, Pod, Taint } from '@karpenter-ts/api';
-import { KnownEphemeralTaints, Labels } from '@karpenter-ts/api';
+import { isKnownEphemeralTaint, Labels } from '@karpenter-ts/api';
 import {
   addResources,
   podRequests,
@@ -73,7 +73,7 @@ export class StateNode {
   /**
    * The taints that count for scheduling: Node taints once registered, else the NodeClaim's
    * taints; for an uninitialized managed node, without its startup taints and the known
-   * ephemeral taints.
+   * ephemeral taints (readiness.k8s.io/ taints included).
    */
   taints(): Taint[] {
     const taints =
@@ -81,8 +81,8 @@ export class StateNode {
         ? (this.node?.spec?.taints ?? [])
         : (this.nodeClaim.spec.taints ?? []);
     if (this.initialized() || !this.managed()) return [...taints];
-    const ignored = [...(this.nodeClaim?.spec.startupTaints ?? []), ...KnownEphemeralTaints];
-    return taints.filter((t) => !ignored.some((i) => sameTaint(i, t)));
+    const startup = this.nodeClaim?.spec.startupTaints ?? [];
+    return taints.filter((t) => !isKnownEphemeralTaint(t) && !startup.some((s) => sameTaint(s, t)));
   }
 
   /** Allocatable: the NodeClaim's until initialized (the kubelet may not report it yet), then the Node's. */

@@ -6,7 +6,7 @@
  * NodeClaim `Initialized=True`; until then `Initialized=Unknown` with the first unmet reason.
  */
 import type { Node, NodeClaim } from '@karpenter-ts/api';
-import { KnownEphemeralTaints, Labels, NodeClaimConditions } from '@karpenter-ts/api';
+import { isKnownEphemeralTaint, Labels, NodeClaimConditions } from '@karpenter-ts/api';
 import { resourceListFromQuantities } from '@karpenter-ts/scheduling';
 import { isTrue, setCondition } from '../../conditions.js';
 import { sameTaint } from '../../state/state-node.js';
@@ -75,7 +75,7 @@ export function whyNotInitialized(
       message: `StartupTaint "${startup.key}:${startup.effect}" still exists`,
     };
   }
-  const ephemeral = KnownEphemeralTaints.find((e) => taints.some((t) => sameTaint(e, t)));
+  const ephemeral = taints.find(isKnownEphemeralTaint);
   if (ephemeral !== undefined) {
     return {
       reason: 'KnownEphemeralTaintsExist',
