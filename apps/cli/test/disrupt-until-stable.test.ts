@@ -113,6 +113,36 @@ describe('karpenter-ts disrupt --until-stable', () => {
     expect(r.commands[0]!.at < '2026-12-01T10:06:00Z').toBe(true);
   });
 
+  it('waits out a budget window of 0 (a freeze until 10:05): the node consolidates once it lifts', async () => {
+    const file = await writeSnapshot(
+      list(
+        simNodeClass(),
+        nodePool({
+          budgets: [{ nodes: '0', schedule: '0 9 * * 1-5', duration: '1h5m' }, { nodes: '100%' }],
+        }),
+        machine('a', 'c-4x-amd64-linux'),
+        pods('web', 'a', 1),
+      ),
+    );
+    const { code, stdout } = await cli(
+      'disrupt',
+      file,
+      '--now',
+      NOW,
+      '--until-stable',
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as StableJson & { commands: { at: string }[] };
+    expect(r.stable).toBe(true);
+    expect(r.commands.map((c) => [c.method, c.candidates.map((x) => x.name)])).toEqual([
+      ['single-node-consolidation', ['a']],
+    ]);
+    expect(r.commands[0]!.at >= '2026-12-01T10:05:15Z').toBe(true);
+    expect(r.commands[0]!.at < '2026-12-01T10:06:00Z').toBe(true);
+  });
+
   it('with --fail-on-command, exits 1 when it acted; the table lists each command as it started', async () => {
     const file = await writeSnapshot(
       list(

@@ -5,10 +5,12 @@
  * drained (evicted pods of ReplicaSets come back pending and are bound again) and deleted. It
  * stops once the cluster is quiet (no command in flight or waiting, no NodeClaim launching or
  * deleting, no node nominated for pods), a disruption pass computed after that finds no command,
- * and no node's `consolidateAfter` is still running (while one is, the clock jumps to its end:
- * nothing else would happen meanwhile), or after {@link MaxStabilizeSeconds} of clock time.
+ * no node's `consolidateAfter` is still running and no scheduled budget that is active now ends
+ * (while one does, the clock jumps to the earliest such end: nothing else would happen
+ * meanwhile), or after {@link MaxStabilizeSeconds} of clock time.
  */
 import {
+  budgetActive,
   consolidatableAt,
   consolidateAfterSeconds,
   isTrue,
@@ -18,7 +20,7 @@ import {
   type DisruptionObserver,
   type ManualClock,
 } from '@karpenter-ts/controllers';
-import { Labels } from '@karpenter-ts/api';
+import { Labels, type Budget } from '@karpenter-ts/api';
 import type { Cloud } from '../clouds/cloud.js';
 import type { RunningCluster } from '../cluster/cluster-loop.js';
 import { roundUsd } from '../output/units.js';
@@ -127,7 +129,11 @@ export async function runUntilStable(
     if ((await planDisruptionNow(loop, client)).commands.length > 0) return false;
     // Nothing to do now; a node still inside its consolidateAfter may have something to do
     // then: move the clock there (nothing else would happen meanwhile) and look again.
-    const next = await nextConsolidatable(cluster, start + MaxStabilizeSeconds * 1000);
+    const limit = start + MaxStabilizeSeconds * 1000;
+    const next = earliest(
+      await nextConsolidatable(cluster, limit),
+      await nextBudgetWindowEnd(cluster, limit),
+    );
     if (next === undefined) return true;
     clock.set(next);
     return false;
@@ -183,6 +189,62 @@ async function nextConsolidatable(
     if (at !== undefined && at > now && at <= limit && (next === undefined || at < next)) next = at;
   }
   return next;
+}
+
+/**
+ * The earliest time after now, before `limit`, at which a scheduled budget that is active now
+ * stops being active (its window ends: a maintenance freeze lifts); undefined if none. Found by
+ * the controllers' own `budgetActive`, a minute at a time and then to the second.
+ */
+async function nextBudgetWindowEnd(
+  cluster: RunningCluster,
+  limit: number,
+): Promise<number | undefined> {
+  const now = cluster.clock.now();
+  const active = (budget: Budget, at: number) => {
+    try {
+      return budgetActive(budget, at);
+    } catch {
+      return false; // Unreadable: it allows 0 at any time, so no window of it ends.
+    }
+  };
+  let next: number | undefined;
+  for (const pool of await cluster.client.list('NodePool')) {
+    for (const budget of pool.spec.disruption?.budgets ?? []) {
+      if (budget.schedule === undefined || !active(budget, now)) continue;
+      const end = windowEnd(active.bind(undefined, budget), now, limit);
+      if (end !== undefined && (next === undefined || end < next)) next = end;
+    }
+  }
+  return next;
+}
+
+/** The first time after `now`, at most `limit`, when `active` turns false; undefined if none. */
+function windowEnd(
+  active: (at: number) => boolean,
+  now: number,
+  limit: number,
+): number | undefined {
+  let lo = now;
+  let hi: number | undefined;
+  for (let t = now + 60_000; hi === undefined && t <= limit + 60_000; t += 60_000) {
+    if (active(t)) lo = t;
+    else hi = t;
+  }
+  if (hi === undefined) return undefined;
+  let end: number = hi;
+  while (end - lo > 1000) {
+    const mid: number = lo + Math.floor((end - lo) / 2000) * 1000;
+    if (active(mid)) lo = mid;
+    else end = mid;
+  }
+  return end <= limit ? end : undefined;
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
 }
 
 function cost(cluster: RunningCluster): number {
