@@ -30,9 +30,22 @@ function containerRequests(container: Container): ResourceList {
  *   resources they name;
  * - `spec.overhead` (RuntimeClass) is added;
  * - `pods: 1` is added, so a node's pod capacity is counted like any resource.
+ * The result is frozen and cached per Pod object (a pod must not be changed in place once read).
  * Throws QuantityError (from parsing) when a quantity is malformed.
  */
 export function podRequests(pod: Pod): ResourceList {
+  // Pods are read-only here (every reader gets its own copy from the client), and a disruption
+  // pass solves the same bound pods once per simulation: compute each object's requests once.
+  const cached = cache.get(pod);
+  if (cached !== undefined) return cached;
+  const requests = Object.freeze(computePodRequests(pod));
+  cache.set(pod, requests);
+  return requests;
+}
+
+const cache = new WeakMap<Pod, ResourceList>();
+
+function computePodRequests(pod: Pod): ResourceList {
   const spec = pod.spec;
   let sum: ResourceList = {};
   for (const container of spec?.containers ?? [])

@@ -192,18 +192,25 @@ export class DisruptionController {
     const skipped: Skipped[] = [];
     let notCandidates: readonly NotCandidate[] = [];
     const fingerprint = acting ? clusterFingerprint(sim) : '';
+    // Candidates depend only on the disruption class: build them once per class and pass.
+    const byClass = new Map<string, ReturnType<typeof buildCandidates>>();
     for (const method of this.methods) {
-      const { candidates, notCandidates: not } = buildCandidates(
-        sim.nodes,
-        {
-          nowMs: sim.nowMs,
-          nodePools: sim.inputs.pools as ReadonlyMap<string, NodePool>,
-          instanceTypes: sim.inputs.instanceTypes,
-          pdbs: sim.pdbs,
-          queued,
-        },
-        method.disruptionClass,
-      );
+      let built = byClass.get(method.disruptionClass);
+      if (built === undefined) {
+        built = buildCandidates(
+          sim.nodes,
+          {
+            nowMs: sim.nowMs,
+            nodePools: sim.inputs.pools as ReadonlyMap<string, NodePool>,
+            instanceTypes: sim.inputs.instanceTypes,
+            pdbs: sim.pdbs,
+            queued,
+          },
+          method.disruptionClass,
+        );
+        byClass.set(method.disruptionClass, built);
+      }
+      const { candidates, notCandidates: not } = built;
       if (method === this.methods[0]) notCandidates = not;
       if (acting) {
         for (const n of not) {

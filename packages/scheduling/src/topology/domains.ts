@@ -9,20 +9,35 @@ import type { Taint } from '@karpenter-ts/api';
 /** The known domains of every topology key, with the taint sets that reach each. */
 export class TopologyDomains {
   private readonly byKey = new Map<string, Map<string, Taint[][]>>();
+  /** Per key and domain, the content keys of the taint sets held (sets are kept once by content). */
+  private readonly seen = new Map<string, Map<string, Set<string>>>();
   private readonly sortedCache = new Map<string, readonly string[]>();
 
-  /** Records that a node carrying `taints` can have `key=domain`. Idempotent per taints array. */
+  /**
+   * Records that a node carrying `taints` can have `key=domain`. Idempotent per taint set by
+   * content: thousands of existing nodes with equal (often empty) taints keep one entry, so
+   * registering stays linear in the nodes.
+   */
   register(key: string, domain: string, taints: readonly Taint[]): void {
     let domains = this.byKey.get(key);
-    if (domains === undefined) {
+    let seen = this.seen.get(key);
+    if (domains === undefined || seen === undefined) {
       domains = new Map();
+      seen = new Map();
       this.byKey.set(key, domains);
+      this.seen.set(key, seen);
     }
+    const content = taintSetKey(taints);
     const sets = domains.get(domain);
     if (sets === undefined) {
       domains.set(domain, [taints as Taint[]]);
+      seen.set(domain, new Set([content]));
       this.sortedCache.delete(key);
-    } else if (!sets.includes(taints as Taint[])) {
+      return;
+    }
+    const keys = seen.get(domain) as Set<string>;
+    if (!keys.has(content)) {
+      keys.add(content);
       sets.push(taints as Taint[]);
     }
   }
@@ -46,4 +61,17 @@ export class TopologyDomains {
   taintSets(key: string, domain: string): readonly (readonly Taint[])[] {
     return this.byKey.get(key)?.get(domain) ?? [];
   }
+}
+
+/** A taint set's content as a string, order-independent. */
+function taintSetKey(taints: readonly Taint[]): string {
+  if (taints.length === 0) return '';
+  if (taints.length === 1) {
+    const t = taints[0] as Taint;
+    return `${t.key}=${t.value ?? ''}:${t.effect}`;
+  }
+  return taints
+    .map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`)
+    .sort()
+    .join('\n');
 }
