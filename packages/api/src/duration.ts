@@ -5,20 +5,26 @@
 
 /** Raised by {@link parseDuration} for text that is not such a duration. */
 export class DurationError extends Error {
-  constructor(text: string) {
-    super(
-      `${JSON.stringify(text)} is not a duration of hours/minutes/seconds such as 30s, 10m, 1h30m`,
-    );
+  constructor(
+    text: string,
+    why = 'is not a duration of hours/minutes/seconds such as 30s, 10m, 1h30m',
+  ) {
+    super(`${JSON.stringify(text)} ${why}`);
     this.name = 'DurationError';
   }
 }
 
 const DURATION = /^([0-9]+[hms])+$/;
+
+/** The largest duration Go's `time.Duration` holds (2562047h47m16.854775807s), in whole seconds. */
+export const MaxGoDurationSeconds = 9_223_372_036;
 const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1 };
 
 /**
  * Parses a duration into whole seconds; `Never` gives `null` (no limit).
- * @throws DurationError for anything else (including Go units the CRDs reject, like `ms`, `1.5h`).
+ * @throws DurationError for anything else (including Go units the CRDs reject, like `ms`, `1.5h`)
+ *   and for durations longer than Go's `time.Duration` holds (upstream Karpenter could not read
+ *   them: it fails to decode such an object).
  */
 export function parseDuration(text: string): number | null {
   if (text === 'Never') return null;
@@ -26,6 +32,9 @@ export function parseDuration(text: string): number | null {
   let seconds = 0;
   for (const m of text.matchAll(/([0-9]+)([hms])/g))
     seconds += Number(m[1]) * (UNIT_SECONDS[m[2] ?? 's'] ?? 1);
+  if (!(seconds <= MaxGoDurationSeconds)) {
+    throw new DurationError(text, 'is longer than the largest Go duration (2562047h47m16s)');
+  }
   return seconds;
 }
 

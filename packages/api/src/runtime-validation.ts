@@ -6,6 +6,7 @@
  * label key syntax, and the capacity-type value check. Violations carry `apiServer: 'accept'`:
  * the apiserver stores such a NodePool, but Karpenter will not use it.
  */
+import { parseDuration } from './duration.js';
 import { closestMatch } from 'leven';
 import {
   CapacityTypes,
@@ -182,6 +183,7 @@ export function validateNodePoolRuntime(
     [Labels.CapacityType]: CapacityTypes,
     ...options.wellKnownValues,
   };
+  checkDurations(nodePool, add);
   const wellKnownKeys = new Set(wellKnown);
   for (const [req, i] of requirements) {
     const path = `spec.template.spec.requirements[${i}]`;
@@ -191,6 +193,45 @@ export function validateNodePoolRuntime(
     checkKnownValues(req, path, add, knownValues, wellKnownKeys);
   }
   return out;
+}
+
+/**
+ * Durations the CRD pattern admits but upstream cannot read (longer than Go's `time.Duration`),
+ * and budget `nodes` integers beyond int32, which upstream's budget math refuses (so the
+ * budget would allow 0 disruptions).
+ */
+function checkDurations(
+  nodePool: NodePool,
+  add: (path: string, check: string, message: string) => void,
+): void {
+  const spec = nodePool?.spec;
+  const fields: [string, unknown][] = [
+    ['spec.disruption.consolidateAfter', spec?.disruption?.consolidateAfter],
+    ['spec.template.spec.expireAfter', spec?.template?.spec?.expireAfter],
+    ['spec.template.spec.terminationGracePeriod', spec?.template?.spec?.terminationGracePeriod],
+  ];
+  const budgets: unknown = spec?.disruption?.budgets;
+  for (const [budget, i] of mappingItems<Record<string, unknown>>(
+    Array.isArray(budgets) ? budgets : [],
+  )) {
+    fields.push([`spec.disruption.budgets[${i}].duration`, budget?.['duration']]);
+    const nodes = budget?.['nodes'];
+    if (typeof nodes === 'string' && /^[0-9]+$/.test(nodes) && Number(nodes) > 2_147_483_647) {
+      add(
+        `spec.disruption.budgets[${i}].nodes`,
+        'budgets',
+        `nodes ${nodes} is larger than upstream's budget math reads (2147483647): the budget would allow 0 disruptions`,
+      );
+    }
+  }
+  for (const [path, value] of fields) {
+    if (typeof value !== 'string' || !/^([0-9]+[hms])+$/.test(value)) continue;
+    try {
+      parseDuration(value);
+    } catch (err) {
+      add(path, 'duration', (err as Error).message);
+    }
+  }
 }
 
 /**

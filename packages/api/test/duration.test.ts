@@ -1,6 +1,11 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
-import { DurationError, formatDuration, parseDuration } from '../src/index.js';
+import { describe, expect, it, test } from 'vitest';
+import {
+  DurationError,
+  formatDuration,
+  parseDuration,
+  validateNodePoolRuntime,
+} from '../src/index.js';
 
 describe('durations', () => {
   test.each([
@@ -46,5 +51,30 @@ describe('durations', () => {
         return parseDuration(text) === expected;
       }),
     );
+  });
+});
+
+describe('durations beyond Go', () => {
+  it('refuses a duration longer than Go time.Duration holds (upstream could not read it)', () => {
+    expect(() => parseDuration('999999999999h')).toThrow(/longer than the largest Go duration/);
+    expect(parseDuration('2562047h')).toBe(2562047 * 3600);
+  });
+
+  it('reports such a consolidateAfter as a NodePool problem naming the field', () => {
+    const violations = validateNodePoolRuntime({
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'p' },
+      spec: {
+        disruption: { consolidateAfter: '999999999999h', budgets: [{ nodes: '99999999999' }] },
+        template: {
+          spec: { requirements: [], nodeClassRef: { group: 'g', kind: 'K', name: 'n' } },
+        },
+      },
+    });
+    expect(violations.map((v) => v.path)).toEqual([
+      'spec.disruption.budgets[0].nodes',
+      'spec.disruption.consolidateAfter',
+    ]);
   });
 });

@@ -141,7 +141,8 @@ export function budgetNodes(budget: Budget, nodeCount: number): number {
   const text = String(budget.nodes ?? '10%').trim();
   const percent = /^([0-9]+)%$/.exec(text);
   if (percent !== null) return Math.ceil((Number(percent[1]) * nodeCount) / 100);
-  if (/^[0-9]+$/.test(text)) return Number(text);
+  // Upstream reads the integer as an int32 and fails (allowing 0) beyond it.
+  if (/^[0-9]+$/.test(text) && Number(text) <= 2_147_483_647) return Number(text);
   throw new BudgetError(`nodes ${JSON.stringify(text)} is neither an integer nor a percentage`);
 }
 

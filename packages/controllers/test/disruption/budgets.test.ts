@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   allowedDisruptions,
   budgetActive,
+  BudgetError,
+  budgetNodes,
   buildBudgetMapping,
   ManualClock,
   Unlimited,
@@ -311,5 +313,11 @@ describe('the per-pool budget mapping', () => {
     expect(mapping.take('default')).toBe(true);
     expect(mapping.take('default')).toBe(false);
     expect(mapping.left('default')).toBe(0);
+  });
+});
+
+describe('budget integers beyond int32', () => {
+  it('fail closed: nodes "99999999999999999999" allows 0 disruptions, as upstream cannot read it', () => {
+    expect(() => budgetNodes({ nodes: '99999999999999999999' }, 10)).toThrow(BudgetError);
   });
 });
