@@ -23,6 +23,27 @@ describe('a scenario with a mistake', () => {
     );
   });
 
+  it('refuses a replica count above the 400,000-pod cap instead of running out of memory', async () => {
+    const path = writeScenario(
+      scenarioYaml(`events:
+  - type: replicas
+    at: 1h
+    workload: frontend
+    replicas: 100000000
+`),
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:11 events[0].replicas: must be <= 400000',
+    ]);
+  });
+
+  it('refuses a scenario longer than 31 days', async () => {
+    const path = writeScenario(scenarioYaml('', { duration: '99999999d' }));
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:4 duration: must be at most 31d (a month of simulated time); got "99999999d"',
+    ]);
+  });
+
   it('refuses an event before time 0', async () => {
     const path = writeScenario(
       scenarioYaml(`events:

@@ -22,6 +22,9 @@ import type {
 } from './types.js';
 import type { YamlSource } from './yaml-source.js';
 
+/** The longest scenario (seconds): 31 days; longer runs would only exhaust memory. */
+export const MaxScenarioSeconds = 31 * 86400;
+
 /** Default time 0: Monday 2025-01-06 00:00 UTC. */
 export const DEFAULT_START = '2025-01-06T00:00:00Z';
 /** Default seconds between samples of the measures. */
@@ -80,6 +83,12 @@ export function buildScenario(
   };
 
   const durationSecondsValue = positive(['duration'], data.duration);
+  if (durationSecondsValue > MaxScenarioSeconds) {
+    problem(
+      ['duration'],
+      `must be at most ${MaxScenarioSeconds / 86400}d (a month of simulated time); got ${JSON.stringify(data.duration)}`,
+    );
+  }
   const end = durationSecondsValue;
   /** A time on the timeline: not before 0, and (`withinRun`) before the end. */
   const time = (path: Path, value: DurationValue, withinRun = true): number => {

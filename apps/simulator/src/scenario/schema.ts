@@ -6,6 +6,12 @@
  * as "before time 0" by the checks after it, with its line.
  */
 
+/**
+ * The most pods one count may ask for: the CLI's cap on a simulation (400,000 pending pods), so a
+ * typo such as `replicas: 100000000` is refused instead of running the engine out of memory.
+ */
+export const MaxPods = 400_000;
+
 /** A duration (see the module comment). */
 const duration = {
   type: ['number', 'string'],
@@ -57,7 +63,7 @@ const events = [
       at: duration,
       workload: workloadRef,
       workloads: { type: 'array', minItems: 1, items: workloadRef },
-      replicas: { type: 'integer', minimum: 0 },
+      replicas: { type: 'integer', minimum: 0, maximum: MaxPods },
     },
     ['at', 'replicas'],
   ),
@@ -68,8 +74,8 @@ const events = [
       from: duration,
       to: duration,
       every: duration,
-      minReplicas: { type: 'integer', minimum: 0 },
-      maxReplicas: { type: 'integer', minimum: 0 },
+      minReplicas: { type: 'integer', minimum: 0, maximum: MaxPods },
+      maxReplicas: { type: 'integer', minimum: 0, maximum: MaxPods },
       curve: {
         type: 'object',
         additionalProperties: false,
@@ -99,9 +105,9 @@ const events = [
       name: { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 40 },
       at: duration,
       repeat: duration,
-      count: { type: 'integer', minimum: 1 },
-      completions: { type: 'integer', minimum: 1 },
-      parallelism: { type: 'integer', minimum: 1 },
+      count: { type: 'integer', minimum: 1, maximum: MaxPods },
+      completions: { type: 'integer', minimum: 1, maximum: MaxPods },
+      parallelism: { type: 'integer', minimum: 1, maximum: MaxPods },
       runTime: duration,
       runTimeJitter: { type: 'number', minimum: 0, maximum: 1 },
       namespace: { type: 'string', minLength: 1 },
@@ -146,9 +152,11 @@ const events = [
     { at: duration, nodeClass: { type: 'string', minLength: 1 }, patch: { type: 'object' } },
     ['at', 'nodeClass', 'patch'],
   ),
-  event('nodeFailure', { at: duration, count: { type: 'integer', minimum: 1 }, ...nodeSelector }, [
-    'at',
-  ]),
+  event(
+    'nodeFailure',
+    { at: duration, count: { type: 'integer', minimum: 1, maximum: MaxPods }, ...nodeSelector },
+    ['at'],
+  ),
 ];
 
 /** Event `type` values, in the order the docs list them. */
