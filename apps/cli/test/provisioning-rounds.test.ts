@@ -46,15 +46,15 @@ spec:
 `;
 }
 
-function run(text: string, cloud: 'sim' | 'aws') {
+async function run(text: string, cloud: 'sim' | 'aws') {
   const { documents, errors } = parseManifestText(text, 'input.yaml');
   expect(errors).toEqual([]);
   return simulate(documents, createCloud(cloud, undefined), { now: NOW });
 }
 
 describe('provisioning rounds', () => {
-  it('schedules all 22 spread pods under the AWS default NodePool (limits.cpu 1000): the launched nodes count with their real capacity', () => {
-    const simulation = run(spreadDeployment(22), 'aws');
+  it('schedules all 22 spread pods under the AWS default NodePool (limits.cpu 1000): the launched nodes count with their real capacity', async () => {
+    const simulation = await run(spreadDeployment(22), 'aws');
     expect(simulation.podErrors).toEqual([]);
     expect(simulation.nodeClaims).toHaveLength(22);
     expect(simulation.rounds).toBeGreaterThan(1);
@@ -65,8 +65,8 @@ describe('provisioning rounds', () => {
     expect(capacity).toBeLessThanOrEqual(1_000_000);
   });
 
-  it('stops at the NodePool limit measured on launched capacity, leaving the rest pending with the limit as reason', () => {
-    const simulation = run(`${limitedSimPool('8')}---${spreadDeployment(12, '1')}`, 'sim');
+  it('stops at the NodePool limit measured on launched capacity, leaving the rest pending with the limit as reason', async () => {
+    const simulation = await run(`${limitedSimPool('8')}---${spreadDeployment(12, '1')}`, 'sim');
     const capacity = simulation.nodeClaims.reduce(
       (sum, c) => sum + (c.launch.instanceType.capacity.cpu ?? 0),
       0,
@@ -79,8 +79,8 @@ describe('provisioning rounds', () => {
     for (const e of simulation.podErrors) expect(e.reason).toMatch(/limits/);
   });
 
-  it('numbers the rounds: the first launches node claims, later rounds what limits held back, and the last placed nothing or everything', () => {
-    const simulation = run(spreadDeployment(22), 'aws');
+  it('numbers the rounds: the first launches node claims, later rounds what limits held back, and the last placed nothing or everything', async () => {
+    const simulation = await run(spreadDeployment(22), 'aws');
     const rounds = simulation.nodeClaims.map((c) => c.round);
     expect(Math.min(...rounds)).toBe(1);
     expect(Math.max(...rounds)).toBeLessThanOrEqual(simulation.rounds);

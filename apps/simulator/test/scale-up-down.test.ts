@@ -44,7 +44,7 @@ async function oneShot(path: string, replicas: number) {
         ? { ...d, object: { ...d.object, spec: { ...(d.object.spec as object), replicas } } }
         : d,
   );
-  const result = simulate(docs, createCloud('aws', 'us-east-1'), { solver: 'ts' });
+  const result = await simulate(docs, createCloud('aws', 'us-east-1'), { solver: 'ts' });
   const nodes: Record<string, number> = {};
   let usdPerHour = 0;
   for (const c of result.nodeClaims) {

@@ -1,7 +1,7 @@
 /**
  * The in-memory cluster the CLI decides with: a snapshot loaded into a MemoryKubeClient on a
- * manual clock, the sim cloud over the chosen cloud's catalog adopting the snapshot's machines,
- * and every controller of @karpenter-ts/controllers in its ControllerLoop (with the loop's
+ * manual clock, the sim cloud over the chosen cloud's catalog adopting the snapshot's machines
+ * (launching as the chosen provider ranks offerings, see ranked-launch.ts), and every controller of @karpenter-ts/controllers in its ControllerLoop (with the loop's
  * kube-scheduler, kubelet and ReplicaSet stand-ins). The same code as the controller decides
  * with; only where the state comes from differs.
  */
@@ -19,6 +19,7 @@ import {
 import type { Cloud } from '../clouds/cloud.js';
 import { CliError } from '../errors.js';
 import type { SnapshotRead } from '../snapshot/read-snapshot.js';
+import { RankedLaunchCloud } from './ranked-launch.js';
 import { clusterCloud, type ClusterCloud } from './sim-cloud.js';
 
 /** Options of {@link startCluster}. */
@@ -32,6 +33,8 @@ export interface ClusterOptions {
   readonly spotToSpotConsolidation?: boolean;
   /** Hooks of the disruption controllers (commands started, ...). */
   readonly disruptionObserver?: DisruptionObserver;
+  /** Run the disruption controller; default true (`simulate` only provisions). */
+  readonly disruption?: boolean;
 }
 
 /** A started in-memory cluster. */
@@ -64,9 +67,14 @@ export async function startCluster(
     throw err;
   }
   seedSnapshotDrift(simCloud.provider, read.snapshot);
+  // Azure and AWS launch by their own ranking; the sim cloud is the controller's sim provider.
+  const cloudProvider =
+    cloud.name === 'sim'
+      ? simCloud.provider
+      : new RankedLaunchCloud(simCloud.provider, cloud, simCloud.instanceTypes);
   const loop = new ControllerLoop({
     client,
-    cloudProvider: simCloud.provider,
+    cloudProvider,
     clock,
     provisioner: {
       solver: options.solver ?? 'wasm',
@@ -79,6 +87,7 @@ export async function startCluster(
       ? { spotToSpotConsolidation: options.spotToSpotConsolidation }
       : {}),
     ...(options.disruptionObserver ? { disruptionObserver: options.disruptionObserver } : {}),
+    ...(options.disruption === false ? { disruption: false } : {}),
   });
   for (const set of read.replicaSets) loop.replicaSets.add(set);
   await loop.start();

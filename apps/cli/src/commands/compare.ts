@@ -12,7 +12,7 @@ import { comparisonRow, type ComparisonRow } from '../simulation/comparison.js';
 import { simulate } from '../simulation/simulate.js';
 import { nextTick, startProgress } from '../spinner.js';
 import { parseCloudTargets, type CloudTarget } from './options.js';
-import { addSimulationOptions, type SimulationFlags } from './simulate.js';
+import { addSimulationOptions, simulationOptions, type SimulationFlags } from './simulate.js';
 import { cloudPlace } from '../output/cloud-place.js';
 
 /** Adds the `compare` command to `program`. */
@@ -56,7 +56,7 @@ export function registerCompare(program: Command, runtime: Runtime): void {
             await nextTick();
             rows.push(
               comparisonRow(
-                simulate(documents, cloud, { scale: options.scale, solver: options.solver, now }),
+                await simulate(documents, cloud, { ...simulationOptions(options), now }),
               ),
             );
           }

@@ -9,7 +9,7 @@ import { loadManifestsStrict } from '../manifests/load.js';
 import { explanationJson, renderExplanation } from '../output/explain-text.js';
 import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/format.js';
 import { CLOUD_NAMES, type CloudName } from './options.js';
-import { addSimulationOptions, type SimulationFlags } from './simulate.js';
+import { addSimulationOptions, simulationOptions, type SimulationFlags } from './simulate.js';
 
 interface ExplainOptions extends SimulationFlags {
   pod: string;
@@ -42,10 +42,12 @@ export function registerExplain(program: Command, runtime: Runtime): void {
     .action(async (paths: string[], options: ExplainOptions) => {
       const documents = await loadManifestsStrict(paths);
       const cloud = createCloud(options.cloud, options.region);
-      const explanation = explainPod(documents, cloud, options.pod, {
-        scale: options.scale,
-        solver: options.solver,
-      });
+      const explanation = await explainPod(
+        documents,
+        cloud,
+        options.pod,
+        simulationOptions(options),
+      );
       if (options.output === 'json') runtime.io.out(toJson(explanationJson(explanation)));
       else if (options.output === 'yaml') runtime.io.out(toYaml(explanationJson(explanation)));
       else runtime.io.out(renderExplanation(explanation));

@@ -10,19 +10,30 @@ import { loadManifestsStrict } from '../manifests/load.js';
 import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/format.js';
 import { renderSimulation } from '../output/simulation-table.js';
 import { simulationReport } from '../simulation/report.js';
-import { simulate } from '../simulation/simulate.js';
+import { simulate, type SimulateOptions } from '../simulation/simulate.js';
 import { nextTick, startProgress } from '../spinner.js';
 import { CLOUD_NAMES, parseScale, type CloudName } from './options.js';
+import { addPolicyOptions, type PolicyFlags } from './policy-options.js';
 
 /** Options every simulation command shares. */
-export interface SimulationFlags {
+export interface SimulationFlags extends PolicyFlags {
   scale: number;
   solver: 'wasm' | 'ts';
 }
 
-/** Adds `--scale` and `--solver` to a command. */
+/** The simulate() options the shared flags set. */
+export function simulationOptions(flags: SimulationFlags): SimulateOptions {
+  return {
+    scale: flags.scale,
+    solver: flags.solver,
+    ...(flags.preferencePolicy ? { preferencePolicy: flags.preferencePolicy } : {}),
+    ...(flags.minValuesPolicy ? { minValuesPolicy: flags.minValuesPolicy } : {}),
+  };
+}
+
+/** Adds `--scale`, `--solver`, `--preference-policy` and `--min-values-policy` to a command. */
 export function addSimulationOptions(command: Command): Command {
-  return command
+  return addPolicyOptions(command)
     .option(
       '--scale <factor>',
       'multiply workload replicas by factor (rounded up per workload)',
@@ -81,10 +92,7 @@ export function registerSimulate(program: Command, runtime: Runtime): void {
           const cloud = createCloud(options.cloud, options.region);
           progress.update(`Simulating on ${cloud.name} ${cloud.region}`);
           await nextTick();
-          const simulation = simulate(documents, cloud, {
-            scale: options.scale,
-            solver: options.solver,
-          });
+          const simulation = await simulate(documents, cloud, simulationOptions(options));
           progress.stop();
           if (options.output === 'json') runtime.io.out(toJson(simulationReport(simulation)));
           else if (options.output === 'yaml') runtime.io.out(toYaml(simulationReport(simulation)));

@@ -8,7 +8,12 @@ import type { Cloud } from '../clouds/cloud.js';
 import { location, type ManifestDocument } from '../manifests/document.js';
 import { inventory } from '../manifests/inventory.js';
 import { planNodePools } from '../simulation/node-pools.js';
-import { podName, rejectInvalidInput, simulate } from '../simulation/simulate.js';
+import {
+  podName,
+  rejectInvalidInput,
+  simulate,
+  type SimulateOptions,
+} from '../simulation/simulate.js';
 import { expandWorkloads } from '../workloads/expand.js';
 import { CliError } from '../errors.js';
 import { findDaemonSetPod, findPod } from './find-pod.js';
@@ -40,16 +45,16 @@ export interface Explanation {
  * Explains the pod `query` names (see findPod) on `cloud`. Raises CliError when no pod matches
  * and ManifestError for invalid input (as simulate does).
  */
-export function explainPod(
+export async function explainPod(
   documents: readonly ManifestDocument[],
   cloud: Cloud,
   query: string,
-  options: { scale: number; solver: 'wasm' | 'ts'; now?: Date },
-): Explanation {
+  options: SimulateOptions,
+): Promise<Explanation> {
   const now = options.now ?? new Date();
   const inv = inventory(documents);
   rejectInvalidInput(inv, cloud);
-  const workloads = expandWorkloads(inv.workloads, { scale: options.scale, now });
+  const workloads = expandWorkloads(inv.workloads, { scale: options.scale ?? 1, now });
   let pod: Pod;
   try {
     pod = findPod(workloads, query);
@@ -71,16 +76,19 @@ export function explainPod(
     };
   }
   // The full simulation also validates the input and says where the pod lands among the others.
-  const simulation = simulate(documents, cloud, {
-    scale: options.scale,
-    solver: options.solver,
-    now,
-  });
+  const simulation = await simulate(documents, cloud, { ...options, now });
   const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
   const verdicts = orderByWeight(plan.pools.map((p) => p.nodePool)).map((nodePool) => {
     const planned = plan.pools.find((p) => p.nodePool === nodePool)!;
     const types = cloud.instanceTypes(planned.defaultNodeClass ? undefined : planned.nodeClass);
-    return explainNodePool(pod, nodePool, types, cloud, workloads.daemonSetPods, options.solver);
+    return explainNodePool(
+      pod,
+      nodePool,
+      types,
+      cloud,
+      workloads.daemonSetPods,
+      options.solver ?? 'wasm',
+    );
   });
 
   const name = podName(pod);

@@ -1,37 +1,37 @@
 /**
- * One provisioning simulation: the input's pending pods scheduled by @karpenter-ts/scheduling's
- * Scheduler onto the chosen cloud's real catalog, each resulting node claim resolved to the
- * offering the cloud would launch, in successive provisioning rounds.
+ * One provisioning simulation on the controllers' own provisioner: the input is read as a cluster
+ * snapshot (readSnapshot: workloads expanded into pending pods, minus the pods of theirs already
+ * in the input; Nodes as existing capacity), loaded into the in-memory cluster (MemoryKubeClient,
+ * a manual clock, the sim cloud over the chosen cloud's catalog launching as that provider ranks
+ * offerings) and run by packages/controllers' ControllerLoop (provisioner batches, NodeClaim
+ * lifecycle, kubelet and kube-scheduler stand-ins; no disruption) until provisioning settles.
+ * The node claims, their launches and the pods left pending are read back from the cluster.
  *
- * Why rounds: within one batch the scheduler counts each new node claim against its NodePool's
- * limits at the largest capacity it could launch as (upstream does the same), so a limited
- * NodePool stops opening claims long before its launched nodes reach the limit. In a cluster the
- * launched nodes then count with their real capacity, and the next batch schedules the pods left
- * pending. We do the same: launch each node claim, add it as an existing node (allocatable and
- * capacity of the launched instance type, its pods bound), and solve the still-pending pods
- * again, until every pod is placed or a round places none.
+ * NodePool limits bind on launched capacity as in a cluster: a batch counts each new node claim
+ * at the largest capacity it could launch as (upstream does the same), and the next batch sees
+ * the launched nodes with their real capacity and schedules the pods left pending; each batch
+ * that created node claims is a provisioning round.
  */
-import type { Node, NodePool, Pod } from '@karpenter-ts/api';
+import type { NodePool, Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
-  addResources,
-  podRequests,
-  resourceListFromQuantities,
-  Scheduler,
   typeCompatible,
-  type ExistingNodeInput,
+  type MinValuesPolicy,
+  type PreferencePolicy,
   type Requirements,
   type ResourceList,
 } from '@karpenter-ts/scheduling';
 import type { Cloud } from '../clouds/cloud.js';
+import { startCluster } from '../cluster/cluster-loop.js';
+import { provisionUntilSettled } from '../cluster/provision-until-settled.js';
 import { CliError, ManifestError } from '../errors.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { inventory, type Inventory } from '../manifests/inventory.js';
-import { expandWorkloads, type ExpandedWorkloads } from '../workloads/expand.js';
-import { apiServerDecoded } from '../validation/api-fields.js';
+import { readSnapshot, type SnapshotRead } from '../snapshot/read-snapshot.js';
 import { validateDocuments } from '../validation/validate-documents.js';
+import { clusterResults } from './cluster-results.js';
 import type { Launch } from './launch.js';
-import { planNodePools, type PlannedNodePool } from './node-pools.js';
+import type { PlannedNodePool } from './node-pools.js';
 import { unofferedRequirements } from '../clouds/unoffered-requirements.js';
 import { nodePoolRequirements } from '../explain/why.js';
 import { withBlockedPoolReasons, type BlockedNodePool } from './left-out-reasons.js';
@@ -42,8 +42,12 @@ export interface SimulateOptions {
   scale?: number;
   /** Solver of the scheduler's hot path. Default `wasm`. */
   solver?: 'wasm' | 'ts';
-  /** Creation time of the simulated pods. Default now. */
+  /** Creation time of the simulated pods, and the cluster clock's start. Default now. */
   now?: Date;
+  /** The provisioner's `--preference-policy`; default Respect. */
+  preferencePolicy?: PreferencePolicy;
+  /** The provisioner's `--min-values-policy`; default Strict. */
+  minValuesPolicy?: MinValuesPolicy;
 }
 
 /** A node claim and what the cloud launches for it. */
@@ -60,7 +64,7 @@ export interface SimulatedNodeClaim {
   readonly requirements: Requirements;
   /** The provisioning round (from 1) that launched it. */
   readonly round: number;
-  /** Name of the simulated node, as later rounds see it. */
+  /** Name of its Node. */
   readonly nodeName: string;
 }
 
@@ -75,45 +79,36 @@ export interface Simulation {
   readonly cloud: Cloud;
   readonly pools: readonly PlannedNodePool[];
   readonly notes: readonly string[];
-  readonly workloads: ExpandedWorkloads;
+  /** The input as the cluster snapshot it was loaded as. */
+  readonly snapshot: SnapshotRead;
   readonly nodeClaims: readonly SimulatedNodeClaim[];
   readonly existingNodes: readonly SimulatedExistingNode[];
   readonly podErrors: readonly { pod: Pod; reason: string }[];
   /** Pending pods the simulation started with. */
   readonly pendingPods: number;
-  /** Provisioning rounds run (scheduler solves), at least 1. */
+  /** Provisioning rounds: the provisioner's batches that created node claims, at least 1. */
   readonly rounds: number;
 }
 
-interface MutableClaim {
-  nodePool: string;
-  launch: Launch;
-  instanceTypeOptions: readonly InstanceType[];
-  pods: Pod[];
-  requests: ResourceList;
-  requirements: Requirements;
-  round: number;
-  nodeName: string;
-}
-
 /**
- * Runs the simulation of `documents` on `cloud`. Raises a ManifestError for invalid NodePools,
- * NodeClasses or workloads, or objects defined twice (see {@link rejectInvalidInput}); a CliError
- * when there is nothing to schedule or a node cannot be read.
+ * Runs the simulation of `documents` on `cloud` (see the module comment). Raises a ManifestError
+ * for invalid NodePools, NodeClasses or workloads, or objects defined twice (see
+ * {@link rejectInvalidInput}); a CliError when there is nothing to schedule, a Node cannot be
+ * read, or the input breaks a cluster's rules (a pod bound to a Node it does not hold).
  */
-export function simulate(
+export async function simulate(
   documents: readonly ManifestDocument[],
   cloud: Cloud,
   options: SimulateOptions = {},
-): Simulation {
+): Promise<Simulation> {
+  const now = options.now ?? new Date();
   const inv = inventory(documents);
-  rejectInvalidInput(inv, cloud);
-  const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
-  const workloads = expandWorkloads(inv.workloads, {
+  const read = readSnapshot(documents, cloud, {
+    now,
     ...(options.scale === undefined ? {} : { scale: options.scale }),
-    ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const notes = [...plan.notes];
+  const plan = read.plan;
+  const notes = [...read.notes];
   if (inv.podDisruptionBudgets.length > 0) {
     notes.push(
       `${inv.podDisruptionBudgets.length} PodDisruptionBudget(s) read: they limit disruption, not provisioning, so they do not change this simulation`,
@@ -123,102 +118,37 @@ export function simulate(
     notes.push(
       `${inv.nodeOverlays.length} NodeOverlay(s) ignored: the simulation does not apply overlays`,
     );
-  const gated = gatedNote(workloads);
-  if (gated) notes.push(gated);
-  if (workloads.pending.length === 0) {
+  if (read.gatedNote) notes.push(read.gatedNote);
+  const pendingPods = read.snapshot.pods.filter((p) => !p.object.spec?.nodeName).length;
+  if (pendingPods === 0) {
     const held =
-      workloads.gated.length > 0
-        ? `; ${workloads.gated.length} gated pod(s) left out: they have spec.schedulingGates`
-        : '';
+      read.gated > 0 ? `; ${read.gated} gated pod(s) left out: they have spec.schedulingGates` : '';
     throw new CliError(
       `nothing to schedule: no pending pods in the input (read ${documents.length} objects; workloads are Deployments, StatefulSets, ReplicaSets, ReplicationControllers, Jobs, CronJobs and Pods${held})`,
     );
   }
-
-  const instanceTypes = new Map<string, readonly InstanceType[]>();
-  for (const p of plan.pools)
-    instanceTypes.set(
-      p.nodePool.metadata.name ?? '',
-      cloud.instanceTypes(p.defaultNodeClass ? undefined : p.nodeClass),
-    );
-
-  const nodes: ExistingNodeInput[] = existingNodes(inv, workloads.boundPods);
-  const inputPlacements = new Map<string, Pod[]>();
-  const usedNames = new Set(nodes.map((n) => n.name));
-  const nodeClaims: MutableClaim[] = [];
-  const launchedByName = new Map<string, MutableClaim>();
-  let pending: readonly Pod[] = workloads.pending;
-  let podErrors: { pod: Pod; reason: string }[] = [];
-  let rounds = 0;
-  for (;;) {
-    rounds++;
-    const scheduler = new Scheduler<InstanceType>({
-      nodePools: plan.pools.map((p) => p.nodePool),
-      instanceTypes,
-      existingNodes: nodes,
-      daemonSetPods: workloads.daemonSetPods,
-      solver: options.solver ?? 'wasm',
-      wellKnownLabels: cloud.wellKnownLabels,
-    });
-    const results = scheduler.solve(pending);
-    let placed = 0;
-    for (const placement of results.existingNodes) {
-      placed += placement.pods.length;
-      const index = nodes.findIndex((n) => n.name === placement.name);
-      const node = nodes[index];
-      if (node)
-        nodes[index] = {
-          ...node,
-          pods: [...(node.pods ?? []), ...placement.pods.map(bound(node.name))],
-        };
-      const claim = launchedByName.get(placement.name);
-      if (claim) {
-        claim.pods.push(...placement.pods);
-        for (const pod of placement.pods)
-          claim.requests = addResources(claim.requests, podRequests(pod));
-      } else {
-        const list = inputPlacements.get(placement.name) ?? [];
-        list.push(...placement.pods);
-        inputPlacements.set(placement.name, list);
-      }
-    }
-    podErrors = [...results.podErrors].map(([pod, reason]) => ({ pod, reason }));
-    for (const claim of results.newNodeClaims) {
-      const launch = cloud.chooseLaunch(claim.instanceTypeOptions, claim.requirements);
-      if (!launch) {
-        for (const pod of claim.pods)
-          podErrors.push({
-            pod,
-            reason: `no available offering for node claim of NodePool "${claim.nodePoolName}"`,
-          });
-        continue;
-      }
-      placed += claim.pods.length;
-      const nodeName = uniqueName(`${claim.nodePoolName}-${nodeClaims.length + 1}`, usedNames);
-      const simulated: MutableClaim = {
-        nodePool: claim.nodePoolName,
-        launch,
-        instanceTypeOptions: claim.instanceTypeOptions,
-        pods: [...claim.pods],
-        requests: claim.requests,
-        requirements: claim.requirements,
-        round: rounds,
-        nodeName,
-      };
-      nodeClaims.push(simulated);
-      launchedByName.set(nodeName, simulated);
-      const pool = plan.pools.find((p) => p.nodePool.metadata.name === claim.nodePoolName);
-      nodes.push(launchedNode(nodeName, simulated, pool));
-    }
-    if (podErrors.length === 0 || placed === 0) break;
-    pending = podErrors.map((e) => e.pod);
+  const cluster = await startCluster(read, cloud, {
+    now,
+    solver: options.solver ?? 'wasm',
+    ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
+    ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
+    disruption: false,
+  });
+  let results;
+  try {
+    await provisionUntilSettled(cluster);
+    results = await clusterResults(cluster, read);
+  } finally {
+    cluster.loop.stop();
   }
+  const { nodeClaims, existingNodes, rounds } = results;
+  let podErrors = results.podErrors;
   // A NodePool no instance type matches launches nothing; the scheduler drops it silently (or,
   // when it drops them all, names them to every pod), and blames e.g. topology spread instead.
   const launchesNothing: BlockedNodePool[] = [];
   for (const p of plan.pools) {
     const name = p.nodePool.metadata.name ?? '';
-    const why = whyNothingLaunches(p.nodePool, instanceTypes.get(name) ?? [], cloud);
+    const why = whyNothingLaunches(p.nodePool, cluster.cloud.instanceTypes(name), cloud);
     if (why === undefined) continue;
     const reason = `NodePool "${name}" can launch nothing: ${why}`;
     launchesNothing.push({ nodePool: p.nodePool, reason });
@@ -241,11 +171,11 @@ export function simulate(
     cloud,
     pools: plan.pools,
     notes,
-    workloads,
+    snapshot: read,
     nodeClaims,
-    existingNodes: [...inputPlacements].map(([name, pods]) => ({ name, pods })),
+    existingNodes,
     podErrors,
-    pendingPods: workloads.pending.length,
+    pendingPods,
     rounds,
   };
 }
@@ -268,47 +198,6 @@ function whyNothingLaunches(
   return types.some((it) => typeCompatible(it, requirements))
     ? undefined
     : 'no instance type with an available offering meets all of its requirements together';
-}
-
-/**
- * The node a launched node claim becomes: the labels of its requirements, launched instance
- * type and offering (zone, capacity type), its NodePool and hostname; the NodePool's taints
- * (startup taints are gone once it is initialized); allocatable and capacity of the launched
- * instance type (capacity counts against the NodePool's limits); its pods bound.
- */
-function launchedNode(
-  name: string,
-  claim: MutableClaim,
-  pool: PlannedNodePool | undefined,
-): ExistingNodeInput {
-  const { instanceType, offering } = claim.launch;
-  return {
-    name,
-    labels: {
-      ...claim.requirements.labels(),
-      ...instanceType.requirements.labels(),
-      ...offering.requirements.labels(),
-      'karpenter.sh/nodepool': claim.nodePool,
-      'kubernetes.io/hostname': name,
-    },
-    taints: pool?.nodePool.spec.template.spec.taints ?? [],
-    allocatable: instanceType.allocatable(),
-    capacity: instanceType.capacity,
-    pods: claim.pods.map(bound(name)),
-    nodePoolName: claim.nodePool,
-  };
-}
-
-/** A copy of the pod bound to `nodeName`, as the kube-scheduler would bind it. */
-function bound(nodeName: string): (pod: Pod) => Pod {
-  return (pod) => ({ ...pod, spec: { ...pod.spec!, nodeName } });
-}
-
-function uniqueName(base: string, used: Set<string>): string {
-  let name = base;
-  for (let i = 2; used.has(name); i++) name = `${base}-${i}`;
-  used.add(name);
-  return name;
 }
 
 /**
@@ -338,83 +227,7 @@ export function rejectInvalidInput(inv: Inventory, cloud: Cloud): void {
   );
 }
 
-function existingNodes(inv: Inventory, boundPods: readonly Pod[]): ExistingNodeInput[] {
-  return inv.nodes.map((doc) => {
-    const node = apiServerDecoded(doc.object) as unknown as Node;
-    const name = node.metadata?.name;
-    if (!name)
-      throw new ManifestError(
-        doc.file,
-        doc.document,
-        'required: a non-empty string',
-        'metadata.name',
-      );
-    const quantities = node.status?.allocatable ?? node.status?.capacity;
-    if (!quantities) {
-      throw new ManifestError(
-        doc.file,
-        doc.document,
-        'required to simulate an existing node',
-        'status.allocatable',
-      );
-    }
-    let allocatable: ResourceList;
-    let capacity: ResourceList | undefined;
-    try {
-      allocatable = resourceListFromQuantities(quantities);
-      capacity = node.status?.capacity
-        ? resourceListFromQuantities(node.status.capacity)
-        : undefined;
-    } catch (cause) {
-      throw new ManifestError(
-        doc.file,
-        doc.document,
-        (cause as Error).message,
-        'status',
-        undefined,
-        { cause },
-      );
-    }
-    const labels: Record<string, string> = {
-      'kubernetes.io/hostname': name,
-      ...(node.metadata?.labels ?? {}),
-    };
-    return {
-      name,
-      labels,
-      taints: node.spec?.taints ?? [],
-      allocatable,
-      ...(capacity ? { capacity } : {}),
-      pods: boundPods.filter((p) => p.spec?.nodeName === name),
-      ...(labels['karpenter.sh/nodepool'] ? { nodePoolName: labels['karpenter.sh/nodepool'] } : {}),
-    };
-  });
-}
-
 /** `namespace/name` of a pod. */
 export function podName(pod: Pod): string {
   return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
-}
-
-/**
- * The note for pods left out because they have `spec.schedulingGates`, naming up to three of
- * their workloads and gates; undefined when there are none. Upstream Karpenter provisions only
- * for pods the scheduler marked Unschedulable, which a gated pod never is.
- */
-function gatedNote(workloads: ExpandedWorkloads): string | undefined {
-  if (workloads.gated.length === 0) return undefined;
-  const sources: string[] = [];
-  const seen = new Set<ManifestDocument>();
-  for (const pod of workloads.gated) {
-    const doc = workloads.origin.get(pod);
-    if (!doc || seen.has(doc)) continue;
-    seen.add(doc);
-    const summary = workloads.workloads.find((w) => w.source === doc);
-    const name = summary ? `${summary.kind} ${summary.namespace}/${summary.name}` : doc.object.kind;
-    const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name).join(', ');
-    sources.push(`${name}: ${gates}`);
-  }
-  const shown =
-    sources.slice(0, 3).join('; ') + (sources.length > 3 ? `; and ${sources.length - 3} more` : '');
-  return `${workloads.gated.length} pod(s) left out: they have spec.schedulingGates (${shown}), and Karpenter provisions for a pod only once its gates are removed`;
 }

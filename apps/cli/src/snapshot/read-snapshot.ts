@@ -29,7 +29,8 @@ import {
   type SimReplicaSet,
 } from '@karpenter-ts/controllers';
 import type { Cloud } from '../clouds/cloud.js';
-import { CliError } from '../errors.js';
+import { resourceListFromQuantities } from '@karpenter-ts/scheduling';
+import { CliError, ManifestError } from '../errors.js';
 import { fieldPath, location, objectName, type ManifestDocument } from '../manifests/document.js';
 import { inventory, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
 import { planNodePools, type NodePoolPlan } from '../simulation/node-pools.js';
@@ -78,6 +79,10 @@ export interface SnapshotRead {
   readonly workloads: readonly WorkloadPending[];
   /** Workloads whose evicted pods come back (ReplicaSet-owned pods), for the ReplicaSet stand-in. */
   readonly replicaSets: readonly SimReplicaSet[];
+  /** Pods left out because they have `spec.schedulingGates`. */
+  readonly gated: number;
+  /** The note naming them and their workloads; undefined when there are none. */
+  readonly gatedNote?: string;
 }
 
 /** See the module comment. */
@@ -128,7 +133,7 @@ export function readSnapshot(
     const name = object.metadata.name ?? '';
     if (classes.has(name)) return;
     classes.add(name);
-    snapshot.nodeClasses.push(located(readyNodeClass(object, notes), doc, 'the cloud default'));
+    snapshot.nodeClasses.push(located(readyNodeClass(object), doc, 'the cloud default'));
   };
   for (const doc of inv.nodeClasses) {
     const kind = doc.object.kind;
@@ -146,8 +151,7 @@ export function readSnapshot(
   }
   for (const doc of inv.nodeClaims)
     snapshot.nodeClaims.push(located(doc.object as unknown as NodeClaim, doc));
-  for (const doc of inv.nodes)
-    snapshot.nodes.push(located(apiServerDecoded(doc.object) as unknown as Node, doc));
+  for (const doc of inv.nodes) snapshot.nodes.push(located(readNode(doc), doc));
   for (const doc of inv.podDisruptionBudgets)
     snapshot.podDisruptionBudgets.push(located(doc.object as unknown as PodDisruptionBudget, doc));
 
@@ -203,10 +207,10 @@ export function readSnapshot(
       pending: missing.length,
     });
   }
-  if (made.gated.length > 0)
-    notes.push(
-      `${made.gated.length} pod(s) of workloads left out: they have spec.schedulingGates, and Karpenter provisions for a pod only once its gates are removed`,
-    );
+  const gated = [
+    ...pods.gated.map((pod) => ({ pod, doc: pods.origin.get(pod)! })),
+    ...made.gated.map((pod) => ({ pod, doc: made.origin.get(pod)! })),
+  ];
   return {
     snapshot,
     plan,
@@ -214,7 +218,74 @@ export function readSnapshot(
     notes,
     workloads,
     replicaSets: replicaSetsOf(snapshot.pods.map((p) => p.object as Pod)),
+    gated: gated.length,
+    ...(gated.length > 0 ? { gatedNote: gatedNote(gated) } : {}),
   };
+}
+
+/**
+ * The note for pods left out because they have `spec.schedulingGates`, naming up to three of
+ * their workloads and gates. Upstream Karpenter provisions only for pods the scheduler marked
+ * Unschedulable, which a gated pod never is.
+ */
+function gatedNote(gated: readonly { pod: Pod; doc: ManifestDocument }[]): string {
+  const sources: string[] = [];
+  const seen = new Set<ManifestDocument>();
+  for (const { pod, doc } of gated) {
+    if (seen.has(doc)) continue;
+    seen.add(doc);
+    const meta = doc.object.metadata ?? {};
+    const name = `${doc.object.kind} ${meta.namespace ?? 'default'}/${meta.name ?? meta.generateName ?? ''}`;
+    const gates = (pod.spec?.schedulingGates ?? []).map((g) => g.name).join(', ');
+    sources.push(`${name}: ${gates}`);
+  }
+  const shown =
+    sources.slice(0, 3).join('; ') + (sources.length > 3 ? `; and ${sources.length - 3} more` : '');
+  return `${gated.length} pod(s) left out: they have spec.schedulingGates (${shown}), and Karpenter provisions for a pod only once its gates are removed`;
+}
+
+/**
+ * A core/v1 Node as the apiserver decodes it, checked for what the cluster reads: a name, and
+ * `status.allocatable` (or `status.capacity`, taken as allocatable) with readable quantities;
+ * without a `Ready` condition (a file, not a cluster) it is taken as Ready. Raises a
+ * ManifestError on the field.
+ */
+function readNode(doc: ManifestDocument): Node {
+  const node = apiServerDecoded(doc.object) as unknown as Node;
+  if (!node.metadata?.name)
+    throw new ManifestError(
+      doc.file,
+      doc.document,
+      'required: a non-empty string',
+      fieldPath(doc, 'metadata.name'),
+    );
+  const quantities = node.status?.allocatable ?? node.status?.capacity;
+  if (!quantities)
+    throw new ManifestError(
+      doc.file,
+      doc.document,
+      'required to simulate an existing node',
+      fieldPath(doc, 'status.allocatable'),
+    );
+  try {
+    resourceListFromQuantities(quantities);
+    if (node.status?.capacity) resourceListFromQuantities(node.status.capacity);
+  } catch (cause) {
+    throw new ManifestError(
+      doc.file,
+      doc.document,
+      (cause as Error).message,
+      fieldPath(doc, 'status'),
+      undefined,
+      { cause },
+    );
+  }
+  // A Node written in a file has no conditions; one a cluster reported says whether it is Ready.
+  const conditions = node.status?.conditions ?? [];
+  const ready = conditions.some((c) => c.type === 'Ready')
+    ? conditions
+    : [...conditions, { type: 'Ready', status: 'True', reason: 'KubeletReady', message: '' }];
+  return { ...node, status: { ...node.status, allocatable: quantities, conditions: ready } };
 }
 
 /** `file:document` and the object's path in it (`items[3]`). */
@@ -233,13 +304,12 @@ function located<T>(
 }
 
 /**
- * The NodeClass with `Ready=True` when it has no Ready condition (a manifest file), noting it;
+ * The NodeClass with `Ready=True` when it has no Ready condition (a manifest file);
  * a NodeClass a cluster reported (with Ready) is kept as it is.
  */
-function readyNodeClass(object: NodeClassObject, notes: string[]): NodeClassObject {
+function readyNodeClass(object: NodeClassObject): NodeClassObject {
   const conditions = object.status?.conditions ?? [];
   if (conditions.some((c) => c.type === 'Ready')) return object;
-  notes.push(`${object.kind} ${object.metadata.name ?? ''} has no Ready condition: taken as Ready`);
   return {
     ...object,
     metadata: { ...object.metadata },
