@@ -3,7 +3,12 @@
  * {@link explainNodePool}, plus where the pod landed in the simulation of the whole input.
  */
 import type { Pod } from '@karpenter-ts/api';
-import { orderByWeight, podRequests, type ResourceList } from '@karpenter-ts/scheduling';
+import {
+  orderByWeight,
+  podRequests,
+  resourceListFromQuantities,
+  type ResourceList,
+} from '@karpenter-ts/scheduling';
 import type { Cloud } from '../clouds/cloud.js';
 import { location, type ManifestDocument } from '../manifests/document.js';
 import { inventory } from '../manifests/inventory.js';
@@ -13,6 +18,7 @@ import {
   rejectInvalidInput,
   simulate,
   type SimulateOptions,
+  type Simulation,
 } from '../simulation/simulate.js';
 import { expandWorkloads } from '../workloads/expand.js';
 import { CliError } from '../errors.js';
@@ -39,6 +45,21 @@ export interface Explanation {
    * daemonset overhead on every node claim it fits (`verdicts` is then empty).
    */
   readonly daemonSet: boolean;
+}
+
+/**
+ * The capacity of each node the input's NodeClaims of `pool` run (what counts against its
+ * limits in the cluster `simulate` loads).
+ */
+function poolUsage(simulation: Simulation, pool: string): ResourceList[] {
+  return simulation.snapshot.snapshot.nodeClaims
+    .map((c) => c.object)
+    .filter(
+      (c) =>
+        c.metadata.labels?.['karpenter.sh/nodepool'] === pool &&
+        c.metadata.deletionTimestamp === undefined,
+    )
+    .map((c) => resourceListFromQuantities(c.status?.capacity ?? {}));
 }
 
 /**
@@ -88,6 +109,7 @@ export async function explainPod(
       cloud,
       workloads.daemonSetPods,
       options.solver ?? 'wasm',
+      poolUsage(simulation, nodePool.metadata.name ?? ''),
     );
   });
 

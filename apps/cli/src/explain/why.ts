@@ -15,6 +15,7 @@ import {
   Requirements,
   Scheduler,
   toleratesAll,
+  type ExistingNodeInput,
   type ResourceList,
 } from '@karpenter-ts/scheduling';
 import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
@@ -83,7 +84,8 @@ export function nodePoolRequirements(nodePool: NodePool): Requirements {
 
 /**
  * Explains whether `nodePool` (with `instanceTypes` from `cloud`) can host `pod`, with
- * `daemonSetPods` as the daemonset overhead the real scheduler adds.
+ * `daemonSetPods` as the daemonset overhead the real scheduler adds. `usage` is the capacity of
+ * the pool's nodes in the cluster (its NodeClaims), which counts against the pool's limits.
  */
 export function explainNodePool(
   pod: Pod,
@@ -92,6 +94,7 @@ export function explainNodePool(
   cloud: Cloud,
   daemonSetPods: readonly Pod[],
   solver: 'wasm' | 'ts',
+  usage: readonly ResourceList[] = [],
 ): NodePoolVerdict {
   const counts = { total: instanceTypes.length, matchingLabels: 0, withOffering: 0, fitting: 0 };
   const verdict = (
@@ -161,9 +164,21 @@ export function explainNodePool(
   }
 
   // The real scheduler decides: daemonset overhead, limits, topology and host ports count too.
+  // The pool's nodes count against its limits; tainted so the verdict is about a new node.
+  const poolName = nodePool.metadata.name ?? '';
+  const existingNodes: ExistingNodeInput[] = usage.map((capacity, i) => ({
+    name: `${poolName}-usage-${i}`,
+    labels: {},
+    taints: [{ key: 'karpenter-ts.io/counts-against-limits', effect: 'NoSchedule' }],
+    allocatable: capacity,
+    capacity,
+    pods: [],
+    nodePoolName: poolName,
+  }));
   const scheduler = new Scheduler<InstanceType>({
     nodePools: [nodePool],
-    instanceTypes: new Map([[nodePool.metadata.name ?? '', instanceTypes]]),
+    instanceTypes: new Map([[poolName, instanceTypes]]),
+    existingNodes,
     daemonSetPods,
     solver,
     wellKnownLabels: cloud.wellKnownLabels,

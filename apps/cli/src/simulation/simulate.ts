@@ -120,7 +120,11 @@ export async function simulate(
     );
   if (read.gatedNote) notes.push(read.gatedNote);
   const pendingPods = read.snapshot.pods.filter((p) => !p.object.spec?.nodeName).length;
-  if (pendingPods === 0) {
+  // A cluster whose pods all run has nothing to provision, which is an answer; an input without
+  // any pod is a mistake.
+  if (pendingPods === 0 && read.snapshot.pods.length > 0)
+    notes.push('every pod of the input is bound to a Node already: nothing to provision');
+  if (read.snapshot.pods.length === 0) {
     const held =
       read.gated > 0 ? `; ${read.gated} gated pod(s) left out: they have spec.schedulingGates` : '';
     throw new CliError(
