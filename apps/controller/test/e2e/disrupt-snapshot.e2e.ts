@@ -3,8 +3,8 @@
  * plane (sim provider, kwok-like Nodes, the real kube-scheduler and kube-controller-manager),
  * `kubectl get nodes,pods,nodeclaims,nodepools,... -A -o yaml` is what `karpenter-ts` reads, so
  * the format is kubectl's, not hand-written:
- * - on the provisioned cluster, `disrupt` finds no command: every node is inside its
- *   `consolidateAfter`, and says until when;
+ * - on the provisioned cluster, `simulate` creates no new node claim (every pod runs), and
+ *   `disrupt` finds no command: every node is inside its `consolidateAfter`, and says until when;
  * - after the Deployments are scaled down, `disrupt --until-stable` on the snapshot then taken
  *   predicts the commands the running controller then takes: the same reasons and candidates,
  *   command by command, the same replacement instance types, and the same fleet at the end.
@@ -279,7 +279,7 @@ afterAll(async () => {
 describe('karpenter-ts on a snapshot of the local control plane', () => {
   let provisioned: Map<string, NodeClaim[]>;
 
-  it('disrupt on the provisioned cluster finds nothing to do: every node is inside its consolidateAfter', async () => {
+  it('simulate on the provisioned cluster creates no node claim, and disrupt finds nothing to do: every node is inside its consolidateAfter', async () => {
     provisioned = await eventually(
       'every pod bound to initialized nodes',
       () => allSettled((s) => s.from),
@@ -294,6 +294,18 @@ describe('karpenter-ts on a snapshot of the local control plane', () => {
     expect(code).toBe(0);
     expect(json.pendingPods).toBe(0);
     expect(json.commands).toEqual([]);
+    // simulate reads the same snapshot: every pod runs, nothing to provision.
+    const simulated = await karpenterTs<{ nodeClaims: unknown[]; podErrors: unknown[] }>(
+      'simulate',
+      file,
+      '--cloud',
+      'sim',
+      '-o',
+      'json',
+    );
+    expect(simulated.code).toBe(0);
+    expect(simulated.json.nodeClaims).toEqual([]);
+    expect(simulated.json.podErrors).toEqual([]);
     for (const s of Scenarios) {
       const ours = json.nodes.filter((n) => n.nodePool === s.name);
       expect(ours.map((n) => n.name).sort()).toEqual(provisioned.get(s.name)!.map(nodeOf).sort());
