@@ -12,6 +12,7 @@ import { CliError, EXIT_INPUT, EXIT_USAGE } from './errors.js';
 import type { Io } from './io.js';
 import { registerCatalog } from './commands/catalog.js';
 import { registerCompare } from './commands/compare.js';
+import { registerDiff } from './commands/diff.js';
 import { registerDisrupt } from './commands/disrupt.js';
 import { registerExplain } from './commands/explain.js';
 import { registerSimulate } from './commands/simulate.js';
@@ -51,6 +52,7 @@ export function buildProgram(runtime: Runtime): Command {
   registerExplain(program, runtime);
   registerCompare(program, runtime);
   registerDisrupt(program, runtime);
+  registerDiff(program, runtime);
   for (const command of program.commands) {
     command.exitOverride().configureOutput(output(runtime, `karpenter-ts ${command.name()}`));
   }
