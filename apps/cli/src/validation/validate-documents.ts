@@ -19,6 +19,7 @@ import { fieldPath, location, objectName, type ManifestDocument } from '../manif
 import { apiGroup, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
 import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
+import { budgetScheduleWarnings } from './budget-schedules.js';
 import { duplicateObjects } from './duplicates.js';
 import { nodePoolLimitProblems } from './node-pool-limits.js';
 import { nodeProblems, workloadProblems } from './workload-problems.js';
@@ -144,6 +145,8 @@ export function validateDocuments(
       for (const v of extra)
         if (!reported.some((path) => overlaps(path, v.path))) add(v.path, v.message);
       if (foreign) problemAdder(report.warnings, doc)(foreign.path, foreign.message);
+      for (const w of budgetScheduleWarnings(nodePool))
+        problemAdder(report.warnings, doc)(w.path, w.message);
     }
   }
   for (const d of duplicateObjects(documents))

@@ -88,6 +88,14 @@ const CronFields: readonly CronField[] = [
 ];
 
 /**
+ * Why a budget's `schedule` (5 fields or a macro) fails closed, or undefined when upstream's
+ * parser reads it: the CRD pattern admits `61 * * * *`, which then allows 0 disruptions.
+ */
+export function budgetScheduleProblem(schedule: string): string | undefined {
+  return standardCronProblem(Macros[schedule.trim()] ?? schedule.trim());
+}
+
+/**
  * Why robfig/cron's standard parser (upstream's) would refuse a 5-field pattern, or undefined.
  * It knows `*`, `?` (day fields), numbers and names in range, `a-b` ranges, `/step` and `,`
  * lists; croner accepts more (`L`, `#`, `7` for Sunday), which must fail closed here.
