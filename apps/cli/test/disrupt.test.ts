@@ -306,11 +306,19 @@ describe('karpenter-ts disrupt: output and exit codes', () => {
 
   it('--now that is not RFC 3339 is a usage error naming the format (exit 2)', async () => {
     const file = await writeSnapshot(cluster());
-    for (const now of ['tomorrow', '2026-12-01', '2026-12-01 10:00:00Z', '2026-12-01T10:00Z']) {
+    for (const now of [
+      'tomorrow',
+      '2026-12-01',
+      '2026-12-01 10:00:00Z',
+      '2026-12-01T10:00Z',
+      // An impossible day (Date.parse would make it March 2) and a time before 1970.
+      '2026-02-30T10:00:00Z',
+      '1900-01-01T00:00:00Z',
+    ]) {
       const { code, stderr } = await cli('disrupt', file, '--now', now);
       expect(code).toBe(2);
       expect(stderr).toBe(
-        `karpenter-ts: error: --now: expected an RFC 3339 time such as 2026-12-01T10:00:00Z (date, T, time with seconds, then Z or an offset such as +01:00), got ${JSON.stringify(now)}\n`,
+        `karpenter-ts: error: --now: expected an RFC 3339 time from 1970 on such as 2026-12-01T10:00:00Z (a real date, T, time with seconds, then Z or an offset such as +01:00), got ${JSON.stringify(now)}\n`,
       );
     }
   });

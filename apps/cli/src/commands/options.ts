@@ -109,11 +109,16 @@ export function parseCloudTargets(text: string): CloudTarget[] {
  * `2026-12-01T11:00:00.5+01:00`); anything else is a usage error naming the expected format.
  */
 export function parseNow(value: string): Date {
-  const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+  const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
   const ms = Date.parse(value);
-  if (!rfc3339.test(value.trim()) || Number.isNaN(ms)) {
+  const m = rfc3339.exec(value.trim());
+  // Date.parse rolls an impossible day forward (2026-02-30 is March 2); RFC 3339 does not.
+  const real =
+    m !== null &&
+    new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDate() === Number(m[3]);
+  if (m === null || !real || Number.isNaN(ms) || Number(m[1]) < 1970) {
     throw new UsageError(
-      `--now: expected an RFC 3339 time such as 2026-12-01T10:00:00Z (date, T, time with seconds, then Z or an offset such as +01:00), got ${JSON.stringify(value)}`,
+      `--now: expected an RFC 3339 time from 1970 on such as 2026-12-01T10:00:00Z (a real date, T, time with seconds, then Z or an offset such as +01:00), got ${JSON.stringify(value)}`,
     );
   }
   return new Date(ms);
