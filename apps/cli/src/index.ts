@@ -4,6 +4,7 @@
  */
 export { run, buildProgram, type Runtime } from './program.js';
 export { memoryIo, processIo, type Io } from './io.js';
+export { commanderOutput, packageVersion } from './commander-output.js';
 export { CliError, ManifestError, UsageError, EXIT_INPUT, EXIT_USAGE } from './errors.js';
 export {
   fieldPath,

@@ -6,8 +6,8 @@
  * pending with `--fail-on-pending`); 2 usage. Errors print as one line
  * `karpenter-ts: error: <message>`; a stack trace only with `--debug`.
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { commanderOutput, packageVersion } from './commander-output.js';
 import { CliError, EXIT_INPUT, EXIT_USAGE } from './errors.js';
 import type { Io } from './io.js';
 import { registerCatalog } from './commands/catalog.js';
@@ -24,17 +24,6 @@ export interface Runtime {
   exitCode: number;
 }
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
 /** Builds the command tree writing to `runtime.io`. */
 export function buildProgram(runtime: Runtime): Command {
   const program = new Command('karpenter-ts')
@@ -42,10 +31,10 @@ export function buildProgram(runtime: Runtime): Command {
       'Karpenter in TypeScript: validate NodePools and NodeClasses, browse instance-type catalogs, and ' +
         'simulate how Karpenter would provision nodes for your workloads on Azure, AWS or a simulated cloud.',
     )
-    .version(version(), '-V, --version')
+    .version(packageVersion(new URL('../package.json', import.meta.url)), '-V, --version')
     .option('--debug', 'print stack traces of errors')
     .exitOverride()
-    .configureOutput(output(runtime, 'karpenter-ts'));
+    .configureOutput(commanderOutput(runtime.io, 'karpenter-ts', 'karpenter-ts'));
   registerValidate(program, runtime);
   registerCatalog(program, runtime);
   registerSimulate(program, runtime);
@@ -54,24 +43,13 @@ export function buildProgram(runtime: Runtime): Command {
   registerDisrupt(program, runtime);
   registerDiff(program, runtime);
   for (const command of program.commands) {
-    command.exitOverride().configureOutput(output(runtime, `karpenter-ts ${command.name()}`));
+    command
+      .exitOverride()
+      .configureOutput(
+        commanderOutput(runtime.io, 'karpenter-ts', `karpenter-ts ${command.name()}`),
+      );
   }
   return program;
-}
-
-/**
- * Where commander writes. Its usage errors (`error: unknown option '--x'`) become the one-line
- * form every error takes: `karpenter-ts: error: unknown option '--x' (see karpenter-ts simulate --help)`.
- */
-function output(runtime: Runtime, usage: string) {
-  return {
-    writeOut: (text: string) => runtime.io.out(text),
-    writeErr: (text: string) => runtime.io.err(text),
-    outputError: (text: string, write: (text: string) => void) => {
-      const message = text.trim().replace(/^error: /, '');
-      write(`karpenter-ts: error: ${message} (see ${usage} --help)\n`);
-    },
-  };
 }
 
 /**

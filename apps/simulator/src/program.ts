@@ -5,25 +5,20 @@
  * Exit codes: 0 ok; 1 bad input (a scenario problem: one `file:line field: message` line each,
  * nothing ran); 2 usage. Other errors print as `karpenter-ts-sim: error: <message>`.
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT_INPUT, EXIT_USAGE, type Io } from '@karpenter-ts/cli';
+import {
+  CliError,
+  commanderOutput,
+  EXIT_INPUT,
+  EXIT_USAGE,
+  packageVersion,
+  type Io,
+} from '@karpenter-ts/cli';
 import { registerRun } from './commands/run.js';
 import { registerSchema } from './commands/schema.js';
 import { registerValidate } from './commands/validate.js';
 import type { Runtime } from './runtime.js';
 import { ScenarioError } from './scenario/problems.js';
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /** Builds the command tree writing to `runtime.io`. */
 export function buildProgram(runtime: Runtime): Command {
@@ -32,27 +27,20 @@ export function buildProgram(runtime: Runtime): Command {
       'Replay a scenario (traffic curves, batch jobs, spot interruptions, capacity errors, drift) over ' +
         'time on the real Karpenter controllers, with the Azure and AWS catalogs and prices: no cloud, no cluster.',
     )
-    .version(version(), '-V, --version')
+    .version(packageVersion(new URL('../package.json', import.meta.url)), '-V, --version')
     .option('--debug', 'print stack traces of errors')
     .exitOverride()
-    .configureOutput(output(runtime, 'karpenter-ts-sim'));
+    .configureOutput(commanderOutput(runtime.io, 'karpenter-ts-sim', 'karpenter-ts-sim'));
   registerRun(program, runtime);
   registerValidate(program, runtime);
   registerSchema(program, runtime);
   for (const command of program.commands)
-    command.exitOverride().configureOutput(output(runtime, `karpenter-ts-sim ${command.name()}`));
+    command
+      .exitOverride()
+      .configureOutput(
+        commanderOutput(runtime.io, 'karpenter-ts-sim', `karpenter-ts-sim ${command.name()}`),
+      );
   return program;
-}
-
-function output(runtime: Runtime, usage: string) {
-  return {
-    writeOut: (text: string) => runtime.io.out(text),
-    writeErr: (text: string) => runtime.io.err(text),
-    outputError: (text: string, write: (text: string) => void) => {
-      const message = text.trim().replace(/^error: /, '');
-      write(`karpenter-ts-sim: error: ${message} (see ${usage} --help)\n`);
-    },
-  };
 }
 
 /**
