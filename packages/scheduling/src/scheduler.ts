@@ -960,13 +960,21 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const limits = this.limitMasks[t] as Uint32Array;
     if (countBits(limits) === 0) return ALL_TYPES_EXCEED_LIMITS;
     const resources = formatResources(a.data.requests);
+    // Only name the overhead when some DaemonSet adds it to this pool's instance types.
+    const overheadNote = this.catalog.rows.some(
+      (r) =>
+        r.pool === t &&
+        (this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup).daemons.length > 0,
+    )
+      ? ' plus daemonset overhead'
+      : '';
     const shown = new Requirements(...reqs.values().filter((r) => r.key !== HOSTNAME));
     const reqRows = andMask(pool, reqMask, new Uint32Array(this.catalog.words));
     if (countBits(reqRows) === 0)
       return `no instance type met the requirements ${shown.toString()}`;
     const fitAll = new Uint32Array(this.catalog.words);
     if (this.solver.fitTypes(a.requests, pool, fitAll) === 0) {
-      return `no instance type has enough resources for requests ${resources} plus daemonset overhead`;
+      return `no instance type has enough resources for requests ${resources}${overheadNote}`;
     }
     if (
       a.portMask !== undefined &&
@@ -980,7 +988,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (this.solver.fitTypes(a.requests, reqRows, new Uint32Array(this.catalog.words)) > 0) {
       return `the instance types that fit the pod exceed the nodepool's remaining limits`;
     }
-    return `no instance type satisfied both resources ${resources} (plus daemonset overhead) and requirements ${shown.toString()}`;
+    return `no instance type satisfied both resources ${resources}${overheadNote ? ` (${overheadNote.trim()})` : ''} and requirements ${shown.toString()}`;
   }
 
   /** Builds the results: finalized new node claims, existing node placements, pod errors. */

@@ -23,10 +23,18 @@ export function registerCompare(program: Command, runtime: Runtime): void {
       'simulate the same workload on several clouds and compare nodes, cost and utilization',
     )
     .argument('<paths...>', 'YAML/JSON files or folders with workloads and (optionally) NodePools')
-    .option('--clouds <list>', 'clouds to compare, as CLOUD[:REGION],...', parseCloudTargets, [
-      { cloud: 'azure', region: 'eastus' },
-      { cloud: 'aws', region: 'us-east-1' },
-    ] satisfies CloudTarget[])
+    .addOption(
+      new Option('--clouds <list>', 'clouds to compare, as CLOUD[:REGION],...')
+        .argParser(parseCloudTargets)
+        // Help shows the default as the flag would be written, not as the parsed objects' JSON.
+        .default(
+          [
+            { cloud: 'azure', region: 'eastus' },
+            { cloud: 'aws', region: 'us-east-1' },
+          ] satisfies CloudTarget[],
+          'azure:eastus,aws:us-east-1',
+        ),
+    )
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
     );

@@ -22,6 +22,7 @@ import {
 } from '../simulation/simulate.js';
 import { expandWorkloads } from '../workloads/expand.js';
 import { CliError } from '../errors.js';
+import { counted } from '../output/plural.js';
 import { findDaemonSetPod, findPod } from './find-pod.js';
 import { explainNodePool, type NodePoolVerdict } from './why.js';
 
@@ -118,7 +119,7 @@ export async function explainPod(
   const claim = simulation.nodeClaims[index];
   const pending = simulation.podErrors.find((e) => podName(e.pod) === name);
   const inSimulation = claim
-    ? `node claim ${index + 1} of ${simulation.nodeClaims.length} (NodePool "${claim.nodePool}", ${claim.launch.instanceType.name}, ${claim.pods.length} pods)`
+    ? `node claim ${index + 1} of ${simulation.nodeClaims.length} (NodePool "${claim.nodePool}", ${claim.launch.instanceType.name}, ${counted(claim.pods.length, 'pod')})`
     : pending
       ? `pending: ${pending.reason}`
       : 'not part of the simulation';

@@ -21,6 +21,7 @@ import {
 import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
 import type { Launch } from '../simulation/launch.js';
 import { unofferedRequirements } from '../clouds/unoffered-requirements.js';
+import { counted } from '../output/plural.js';
 import { formatGiB } from '../output/units.js';
 
 /** An instance type that matches a pod's requirements but is too small, and by how much. */
@@ -145,7 +146,7 @@ export function explainNodePool(
   if (counts.withOffering === 0) {
     return verdict(
       false,
-      `${counts.matchingLabels} instance types match the requirements but none has an available offering (zone, capacity type) they allow`,
+      `${counted(counts.matchingLabels, 'instance type')} ${counts.matchingLabels === 1 ? 'matches' : 'match'} the requirements but none has an available offering (zone, capacity type) they allow`,
     );
   }
   if (counts.fitting === 0) {
@@ -185,22 +186,37 @@ export function explainNodePool(
   });
   const result = scheduler.solve([pod]);
   const error = result.podErrors.get(pod);
-  if (error !== undefined) return verdict(false, error);
+  if (error !== undefined) return verdict(false, withoutPoolName(error, poolName));
   const claim = result.newNodeClaims[0];
   const launch = claim
     ? cloud.chooseLaunch(claim.instanceTypeOptions, claim.requirements)
     : undefined;
   if (!claim || !launch) return verdict(false, 'no available offering for the node claim');
   const options = claim.instanceTypeOptions.length;
+  const fit = `${counted(counts.fitting, 'instance type')} ${counts.fitting === 1 ? 'fits' : 'fit'}`;
   const fitText =
     options === counts.fitting
-      ? `${counts.fitting} instance types fit`
-      : `${counts.fitting} instance types fit; the ${options} cheapest are the node claim's options`;
+      ? fit
+      : options === 1
+        ? `${fit}; the cheapest is the node claim's only option`
+        : `${fit}; the ${options} cheapest are the node claim's options`;
   return verdict(
     true,
     `${launch.instanceType.name} (${launch.offering.capacityType}, ${launch.offering.zone}) at $${launch.offering.price.toFixed(4)}/hour; ${fitText}`,
     { launch, instanceTypes: { ...counts, options } },
   );
+}
+
+/**
+ * The scheduler's reason without the NodePool it names: the explain line already names the
+ * NodePool (`incompatible with nodepool "x", ...` and `nodepool "x": ...` would print it twice).
+ */
+function withoutPoolName(reason: string, poolName: string): string {
+  const name = JSON.stringify(poolName);
+  for (const prefix of [`incompatible with nodepool ${name}, `, `nodepool ${name}: `]) {
+    if (reason.startsWith(prefix)) return reason.slice(prefix.length);
+  }
+  return reason;
 }
 
 function shortfall(
@@ -240,6 +256,21 @@ export function describe(resources: ResourceList): string {
  */
 export function formatAmount(name: string, value: number): string {
   const exact = formatResourceList({ [name]: value })[name] ?? String(value);
-  const memoryLike = name === 'memory' || name.endsWith('storage') || name.startsWith('hugepages-');
-  return memoryLike && /^\d+$/.test(exact) && value >= 2 ** 20 ? formatGiB(value) : exact;
+  return memoryLike(name) && /^\d+$/.test(exact) && value >= 2 ** 20 ? formatGiB(value) : exact;
+}
+
+/**
+ * Amounts of one resource to be read side by side (`13.19Gi < 13.48Gi`), in one unit: the exact
+ * quantities when they share a suffix (`3 < 4`, `64Mi < 128Mi`), else, for memory and storage,
+ * GiB for all of them (never `13.19Gi < 13800Mi`).
+ */
+export function formatAmounts(name: string, values: readonly number[]): string[] {
+  const each = values.map((v) => formatAmount(name, v));
+  const suffix = (text: string) => text.replace(/^[\d.]+/, '');
+  if (!memoryLike(name) || each.every((t) => suffix(t) === suffix(each[0] ?? ''))) return each;
+  return values.map((v) => formatGiB(v));
+}
+
+function memoryLike(name: string): boolean {
+  return name === 'memory' || name.endsWith('storage') || name.startsWith('hugepages-');
 }

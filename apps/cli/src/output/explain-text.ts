@@ -4,7 +4,7 @@
 import pc from 'picocolors';
 import { formatResourceList } from '@karpenter-ts/scheduling';
 import type { Explanation } from '../explain/explain-pod.js';
-import { describe, formatAmount, type NodePoolVerdict } from '../explain/why.js';
+import { describe, formatAmounts, type NodePoolVerdict } from '../explain/why.js';
 import { cloudPlace } from './cloud-place.js';
 
 /** Renders an explanation: the pod, one line per NodePool (closest instance types below), the simulation outcome. */
@@ -28,9 +28,10 @@ export function renderExplanation(e: Explanation): string {
     out.push(`NodePool "${v.nodePool.metadata.name}" (weight ${weight}) ${mark} ${v.reason}\n`);
     for (const c of v.closest) {
       const short = Object.entries(c.short)
-        .map(
-          ([res, [need, have]]) => `${res} ${formatAmount(res, have)} < ${formatAmount(res, need)}`,
-        )
+        .map(([res, [need, have]]) => {
+          const [h, n] = formatAmounts(res, [have, need]);
+          return `${res} ${h} < ${n}`;
+        })
         .join(', ');
       out.push(`    closest: ${c.instanceType.name} (${short})\n`);
     }
