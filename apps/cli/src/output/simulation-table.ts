@@ -78,7 +78,7 @@ export function renderSimulation(simulation: Simulation): string {
   } else {
     out.push('No new node claims.\n');
   }
-  for (const n of simulation.existingNodes)
+  for (const n of simulation.existingNodes.filter((e) => e.pods.length > 0))
     out.push(`existing node ${n.name}: ${n.pods.length} pod(s)\n`);
   out.push('\n');
   const month = t.pricePerHour * 730;

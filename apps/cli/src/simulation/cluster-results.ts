@@ -74,8 +74,15 @@ export async function clusterResults(
   const existingNodes: SimulatedExistingNode[] = [];
   for (const { object: node } of read.snapshot.nodes) {
     const name = node.metadata?.name ?? '';
-    const moved = (byNode.get(name) ?? []).filter((p) => inputBinding.get(podKey(p)) !== name);
-    if (moved.length > 0) existingNodes.push({ name, pods: moved });
+    const bound = byNode.get(name) ?? [];
+    const moved = bound.filter((p) => inputBinding.get(podKey(p)) !== name);
+    const nodePool = node.metadata?.labels?.[Labels.NodePool];
+    existingNodes.push({
+      name,
+      ...(nodePool !== undefined ? { nodePool } : {}),
+      pods: moved,
+      podsBefore: bound.length - moved.length,
+    });
   }
   const podErrors = pods
     .filter((p) => !p.spec?.nodeName)
@@ -116,11 +123,17 @@ function claimResult(
     resourceListFromQuantities(claim.spec.resources?.requests ?? {}),
     planned,
   );
-  let requests: ResourceList = {};
-  for (const [k, v] of Object.entries(overhead)) if (v > 0) requests[k] = v;
+  const daemonSetOverhead: ResourceList = {};
+  for (const [k, v] of Object.entries(overhead)) if (v > 0) daemonSetOverhead[k] = v;
+  let requests: ResourceList = { ...daemonSetOverhead };
   for (const pod of pods) requests = addResources(requests, podRequests(pod));
   return {
+    name: claim.metadata.name ?? '',
     nodePool: pool,
+    labels: { ...labels },
+    annotations: { ...(claim.metadata.annotations ?? {}) },
+    specRequirements: claim.spec.requirements,
+    daemonSetOverhead,
     launch: { instanceType, offering },
     instanceTypeOptions: options,
     pods,

@@ -2,12 +2,22 @@
  * The machine-readable form of a simulation (`simulate --output json|yaml`) and its totals.
  */
 import { addResources, formatResourceList, type ResourceList } from '@karpenter-ts/scheduling';
+import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 import { roundUsd } from '../output/units.js';
 import { podName, type Simulation } from './simulate.js';
 
 /** One node claim in the report. */
 export interface NodeClaimReport {
+  /** The NodeClaim's name. */
+  name: string;
   nodePool: string;
+  /** `spec.requirements` as the provisioner wrote them (minValues kept). */
+  requirements: NodeSelectorRequirementWithMinValues[];
+  labels: Record<string, string>;
+  /** Such as `karpenter.sh/nodeclaim-min-values-relaxed` and the NodePool hash. */
+  annotations: Record<string, string>;
+  /** The daemonset overhead counted in `requests`, as Kubernetes quantities (`{}` without DaemonSets). */
+  daemonSetOverhead: Record<string, string>;
   /** The launched instance type: the cheapest available compatible offering among the options. */
   instanceType: string;
   zone: string;
@@ -59,7 +69,8 @@ export interface SimulationReport {
   /** Provisioning rounds run: later rounds schedule what limits held back (see simulate). */
   rounds: number;
   nodeClaims: NodeClaimReport[];
-  existingNodes: { name: string; pods: string[] }[];
+  /** Every Node of the input: the pods the simulation placed there, and how many it had. */
+  existingNodes: { name: string; nodePool?: string; pods: string[]; podsBefore: number }[];
   podErrors: { pod: string; reason: string }[];
   totals: Totals;
 }
@@ -110,7 +121,12 @@ export function simulationReport(simulation: Simulation): SimulationReport {
     notes: [...simulation.notes],
     rounds: simulation.rounds,
     nodeClaims: simulation.nodeClaims.map((c) => ({
+      name: c.name,
       nodePool: c.nodePool,
+      requirements: c.specRequirements.map((r) => ({ ...r })),
+      labels: { ...c.labels },
+      annotations: { ...c.annotations },
+      daemonSetOverhead: formatResourceList(c.daemonSetOverhead),
       instanceType: c.launch.instanceType.name,
       zone: c.launch.offering.zone,
       capacityType: c.launch.offering.capacityType,
@@ -123,7 +139,9 @@ export function simulationReport(simulation: Simulation): SimulationReport {
     })),
     existingNodes: simulation.existingNodes.map((n) => ({
       name: n.name,
+      ...(n.nodePool !== undefined ? { nodePool: n.nodePool } : {}),
       pods: n.pods.map(podName),
+      podsBefore: n.podsBefore,
     })),
     podErrors: simulation.podErrors.map((e) => ({ pod: podName(e.pod), reason: e.reason })),
     totals: totals(simulation),

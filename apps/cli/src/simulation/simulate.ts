@@ -12,7 +12,7 @@
  * the launched nodes with their real capacity and schedules the pods left pending; each batch
  * that created node claims is a provisioning round.
  */
-import type { NodePool, Pod } from '@karpenter-ts/api';
+import type { NodePool, NodeSelectorRequirementWithMinValues, Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import {
   typeCompatible,
@@ -52,7 +52,17 @@ export interface SimulateOptions {
 
 /** A node claim and what the cloud launches for it. */
 export interface SimulatedNodeClaim {
+  /** The NodeClaim's name (`<nodepool>-<suffix>`). */
+  readonly name: string;
   readonly nodePool: string;
+  /** The NodeClaim's labels (NodePool template labels, `karpenter.sh/nodepool`, the launch's). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** The NodeClaim's annotations (NodePool hash, `karpenter.sh/nodeclaim-min-values-relaxed`, ...). */
+  readonly annotations: Readonly<Record<string, string>>;
+  /** `spec.requirements` as the provisioner wrote them (minValues kept). */
+  readonly specRequirements: readonly NodeSelectorRequirementWithMinValues[];
+  /** The daemonset overhead the provisioner counted in the claim's requests, canonical units. */
+  readonly daemonSetOverhead: ResourceList;
   readonly launch: Launch;
   /** Every instance type the claim could have launched as, cheapest first. */
   readonly instanceTypeOptions: readonly InstanceType[];
@@ -68,10 +78,15 @@ export interface SimulatedNodeClaim {
   readonly nodeName: string;
 }
 
-/** Pods placed on a node that already exists (a `Node` in the input). */
+/** A node that already exists (a `Node` in the input) and the pods the simulation placed on it. */
 export interface SimulatedExistingNode {
   readonly name: string;
+  /** Its `karpenter.sh/nodepool` label; absent for capacity Karpenter does not manage. */
+  readonly nodePool?: string;
+  /** Pods the simulation placed there (not those the input had bound to it). */
   readonly pods: readonly Pod[];
+  /** Pods the input had bound to it (DaemonSet pods not counted), still there. */
+  readonly podsBefore: number;
 }
 
 /** Everything a simulation decided. */
