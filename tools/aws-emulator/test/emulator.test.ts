@@ -1,0 +1,324 @@
+// The emulator through the real SDK clients: what it seeds, how CreateFleet instant chooses and
+// fails, the faults, spot prices and the EKS public SSM parameters. One emulator for the file
+// (about 2 s to start with moto cached).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CreateFleetCommand,
+  CreateLaunchTemplateCommand,
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSpotPriceHistoryCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
+  type CreateFleetCommandInput,
+} from '@aws-sdk/client-ec2';
+import { GetParameterCommand, GetParametersCommand } from '@aws-sdk/client-ssm';
+import { CreateInstanceProfileCommand, GetRoleCommand } from '@aws-sdk/client-iam';
+import { startAwsEmulator, type AwsEmulator } from '../src/index.js';
+
+let aws: AwsEmulator;
+let profileName: string;
+beforeAll(async () => {
+  aws = await startAwsEmulator({ clusterName: 'emu' });
+  profileName = 'emu-profile';
+  await aws.clients.iam.send(
+    new CreateInstanceProfileCommand({ InstanceProfileName: profileName }),
+  );
+  await aws.clients.ec2.send(
+    new CreateLaunchTemplateCommand({
+      LaunchTemplateName: 'karpenter.k8s.aws/test',
+      LaunchTemplateData: {
+        ImageId: aws.seed.amis.al2023X86,
+        SecurityGroupIds: [aws.seed.nodeSecurityGroupId],
+        IamInstanceProfile: { Name: profileName },
+        UserData: Buffer.from('#!/bin/bash\necho hello\n').toString('base64'),
+        MetadataOptions: { HttpTokens: 'required', HttpPutResponseHopLimit: 1 },
+      },
+    }),
+  );
+}, 240_000);
+afterAll(async () => aws?.stop());
+
+function fleet(
+  capacityType: 'on-demand' | 'spot',
+  overrides: { type: string; zone: 'a' | 'b' | 'c'; price: number }[],
+): CreateFleetCommandInput {
+  const subnet = (z: string) => aws.seed.subnets.find((s) => s.zone.endsWith(z))?.id;
+  return {
+    Type: 'instant',
+    TargetCapacitySpecification: {
+      TotalTargetCapacity: 1,
+      DefaultTargetCapacityType: capacityType,
+    },
+    ...(capacityType === 'spot'
+      ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
+      : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+    LaunchTemplateConfigs: [
+      {
+        LaunchTemplateSpecification: {
+          LaunchTemplateName: 'karpenter.k8s.aws/test',
+          Version: '$Latest',
+        },
+        Overrides: overrides.map((o) => ({
+          InstanceType: o.type as never,
+          SubnetId: subnet(o.zone),
+          AvailabilityZone: `us-west-2${o.zone}`,
+          Priority: o.price,
+        })),
+      },
+    ],
+    TagSpecifications: [
+      { ResourceType: 'instance', Tags: [{ Key: 'karpenter.sh/nodepool', Value: 'default' }] },
+      { ResourceType: 'fleet', Tags: [{ Key: 'karpenter.sh/nodepool', Value: 'default' }] },
+    ],
+  };
+}
+
+async function instance(id: string) {
+  const out = await aws.clients.ec2.send(new DescribeInstancesCommand({ InstanceIds: [id] }));
+  return out.Reservations?.[0]?.Instances?.[0];
+}
+
+describe('seed', () => {
+  it('has three subnets tagged for discovery in three zones, and one untagged', async () => {
+    const tagged = await aws.clients.ec2.send(
+      new DescribeSubnetsCommand({
+        Filters: [{ Name: 'tag:karpenter.sh/discovery', Values: ['emu'] }],
+      }),
+    );
+    expect(tagged.Subnets?.map((s) => s.AvailabilityZone).sort()).toEqual([
+      'us-west-2a',
+      'us-west-2b',
+      'us-west-2c',
+    ]);
+    const free = Object.fromEntries(
+      tagged.Subnets!.map((s) => [s.AvailabilityZone, s.AvailableIpAddressCount]),
+    );
+    expect(free['us-west-2a']).toBeGreaterThan(free['us-west-2b']!);
+    expect(free['us-west-2b']).toBeGreaterThan(free['us-west-2c']!);
+    const all = await aws.clients.ec2.send(
+      new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [aws.seed.vpcId] }] }),
+    );
+    expect(all.Subnets?.map((s) => s.SubnetId)).toContain(aws.seed.untaggedSubnetId);
+  });
+
+  it('has security groups by tag and by name, the node role, and the shipped AMIs only', async () => {
+    const byTag = await aws.clients.ec2.send(
+      new DescribeSecurityGroupsCommand({
+        Filters: [{ Name: 'tag:karpenter.sh/discovery', Values: ['emu'] }],
+      }),
+    );
+    expect(byTag.SecurityGroups?.map((g) => g.GroupId)).toEqual([aws.seed.nodeSecurityGroupId]);
+    const byName = await aws.clients.ec2.send(
+      new DescribeSecurityGroupsCommand({
+        Filters: [{ Name: 'group-name', Values: ['emu-cluster'] }],
+      }),
+    );
+    expect(byName.SecurityGroups?.map((g) => g.GroupId)).toEqual([aws.seed.clusterSecurityGroupId]);
+    const role = await aws.clients.iam.send(
+      new GetRoleCommand({ RoleName: 'KarpenterNodeRole-emu' }),
+    );
+    expect(role.Role?.RoleName).toBe('KarpenterNodeRole-emu');
+    const images = await aws.clients.ec2.send(
+      new DescribeImagesCommand({
+        Filters: [{ Name: 'name', Values: ['amazon-eks-node-al2023-*'] }],
+      }),
+    );
+    expect(images.Images?.map((i) => i.ImageId).sort()).toEqual(
+      [
+        aws.seed.amis.al2023Arm64,
+        aws.seed.amis.al2023X86,
+        aws.seed.amis.al2023X86Nvidia,
+        aws.seed.amis.al2023X86Previous,
+      ].sort(),
+    );
+  });
+
+  it('serves the AL2023 alias parameters under their public names; unknown ones are ParameterNotFound', async () => {
+    const name =
+      '/aws/service/eks/optimized-ami/1.36/amazon-linux-2023/x86_64/standard/recommended/image_id';
+    const out = await aws.clients.ssm.send(new GetParameterCommand({ Name: name }));
+    expect(out.Parameter).toMatchObject({ Name: name, Value: aws.seed.amis.al2023X86 });
+    const many = await aws.clients.ssm.send(
+      new GetParametersCommand({
+        Names: [
+          name,
+          '/aws/service/eks/optimized-ami/1.99/amazon-linux-2023/x86_64/standard/recommended/image_id',
+        ],
+      }),
+    );
+    expect(many.Parameters?.map((p) => p.Name)).toEqual([name]);
+    expect(many.InvalidParameters).toEqual([
+      '/aws/service/eks/optimized-ami/1.99/amazon-linux-2023/x86_64/standard/recommended/image_id',
+    ]);
+    await expect(
+      aws.clients.ssm.send(
+        new GetParameterCommand({ Name: '/aws/service/eks/optimized-ami/1.99/nope' }),
+      ),
+    ).rejects.toMatchObject({ name: 'ParameterNotFound' });
+  });
+});
+
+describe('CreateFleet instant', () => {
+  it('on-demand lowest-price launches the cheapest override with the template security groups, profile and metadata options', async () => {
+    const out = await aws.clients.ec2.send(
+      new CreateFleetCommand(
+        fleet('on-demand', [
+          { type: 'm5.large', zone: 'a', price: 0.096 },
+          { type: 'c5.large', zone: 'b', price: 0.085 },
+        ]),
+      ),
+    );
+    expect(out.Errors).toEqual([]);
+    expect(out.Instances).toHaveLength(1);
+    expect(out.Instances?.[0]).toMatchObject({ InstanceType: 'c5.large', Lifecycle: 'on-demand' });
+    const i = await instance(out.Instances![0]!.InstanceIds![0]!);
+    expect(i?.Placement?.AvailabilityZone).toBe('us-west-2b');
+    expect(i?.SecurityGroups?.map((g) => g.GroupId)).toEqual([aws.seed.nodeSecurityGroupId]);
+    expect(i?.IamInstanceProfile?.Arn).toContain(`instance-profile/${profileName}`);
+    expect(i?.MetadataOptions?.HttpTokens).toBe('required');
+    expect(i?.Tags).toContainEqual({ Key: 'karpenter.sh/nodepool', Value: 'default' });
+    expect(aws.launches.at(-1)).toMatchObject({
+      instanceType: 'c5.large',
+      zone: 'us-west-2b',
+      userData: '#!/bin/bash\necho hello\n',
+    });
+  });
+
+  it('spot price-capacity-optimized launches the lowest spot price, and the instance is a spot instance', async () => {
+    aws.spotPrices.set([
+      { instanceType: 'm5.large', zone: 'us-west-2a', price: 0.03 },
+      { instanceType: 'c5.large', zone: 'us-west-2b', price: 0.04 },
+    ]);
+    const out = await aws.clients.ec2.send(
+      new CreateFleetCommand(
+        fleet('spot', [
+          { type: 'c5.large', zone: 'b', price: 0.04 },
+          { type: 'm5.large', zone: 'a', price: 0.03 },
+        ]),
+      ),
+    );
+    expect(out.Instances?.[0]).toMatchObject({ InstanceType: 'm5.large', Lifecycle: 'spot' });
+    expect((await instance(out.Instances![0]!.InstanceIds![0]!))?.InstanceLifecycle).toBe('spot');
+  });
+
+  it('reports a capacity fault per override and falls through to the next, as EC2 does', async () => {
+    aws.faults.capacity(
+      { instanceType: 'c5.large', zone: 'us-west-2b', capacityType: 'on-demand' },
+      { times: 1 },
+    );
+    const out = await aws.clients.ec2.send(
+      new CreateFleetCommand(
+        fleet('on-demand', [
+          { type: 'c5.large', zone: 'b', price: 0.085 },
+          { type: 'm5.large', zone: 'c', price: 0.096 },
+        ]),
+      ),
+    );
+    expect(out.Errors).toHaveLength(1);
+    expect(out.Errors?.[0]).toMatchObject({
+      ErrorCode: 'InsufficientInstanceCapacity',
+      Lifecycle: 'on-demand',
+      LaunchTemplateAndOverrides: {
+        Overrides: { InstanceType: 'c5.large', AvailabilityZone: 'us-west-2b' },
+      },
+    });
+    expect(out.Errors?.[0]?.ErrorMessage).toContain('sufficient c5.large capacity');
+    expect(out.Instances?.map((i) => i.InstanceType)).toEqual(['m5.large']);
+  });
+
+  it('answers with errors and no instance when every override is out of capacity', async () => {
+    aws.faults.capacity(
+      { capacityType: 'spot' },
+      { code: 'MaxSpotInstanceCountExceeded', times: 2 },
+    );
+    const out = await aws.clients.ec2.send(
+      new CreateFleetCommand(
+        fleet('spot', [
+          { type: 'c5.large', zone: 'b', price: 0.04 },
+          { type: 'm5.large', zone: 'a', price: 0.03 },
+        ]),
+      ),
+    );
+    expect(out.Instances ?? []).toEqual([]);
+    expect(out.Errors?.map((e) => e.ErrorCode)).toEqual([
+      'MaxSpotInstanceCountExceeded',
+      'MaxSpotInstanceCountExceeded',
+    ]);
+  });
+
+  it('reports a missing launch template as an override error', async () => {
+    const input = fleet('on-demand', [{ type: 'm5.large', zone: 'a', price: 0.1 }]);
+    input.LaunchTemplateConfigs![0]!.LaunchTemplateSpecification!.LaunchTemplateName =
+      'karpenter.k8s.aws/gone';
+    const out = await aws.clients.ec2.send(new CreateFleetCommand(input));
+    expect(out.Instances ?? []).toEqual([]);
+    expect(out.Errors?.[0]?.ErrorCode).toBe('InvalidLaunchTemplateName.NotFoundException');
+  });
+});
+
+describe('faults and spot prices', () => {
+  it('throttles and refuses whole calls with the service error the SDK classifies', async () => {
+    aws.faults.error(
+      'ec2',
+      'DescribeSubnets',
+      'RequestLimitExceeded',
+      'Request limit exceeded.',
+      503,
+      1,
+    );
+    await expect(aws.clients.ec2.send(new DescribeSubnetsCommand({}))).rejects.toMatchObject({
+      name: 'RequestLimitExceeded',
+      $metadata: { httpStatusCode: 503 },
+    });
+    aws.faults.error(
+      'ec2',
+      'DescribeSubnets',
+      'UnauthorizedOperation',
+      'You are not authorized to perform this operation.',
+      403,
+      1,
+    );
+    await expect(aws.clients.ec2.send(new DescribeSubnetsCommand({}))).rejects.toMatchObject({
+      name: 'UnauthorizedOperation',
+    });
+    await expect(aws.clients.ec2.send(new DescribeSubnetsCommand({}))).resolves.toBeDefined();
+  });
+
+  it('retries a throttled call in the SDK with its default retry strategy', async () => {
+    aws.faults.error(
+      'ec2',
+      'DescribeSecurityGroups',
+      'RequestLimitExceeded',
+      'Request limit exceeded.',
+      503,
+      1,
+    );
+    const retrying = new EC2Client({ ...aws.clientConfig(), maxAttempts: 3 });
+    const out = await retrying.send(new DescribeSecurityGroupsCommand({}));
+    expect(out.$metadata.attempts).toBe(2);
+  });
+
+  it('answers spot price history from its table, now, for Linux/UNIX only', async () => {
+    aws.spotPrices.set([{ instanceType: 'm5.large', zone: 'us-west-2c', price: 0.0321 }]);
+    const out = await aws.clients.ec2.send(
+      new DescribeSpotPriceHistoryCommand({
+        InstanceTypes: ['m5.large'],
+        ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+        StartTime: new Date(),
+      }),
+    );
+    const c = out.SpotPriceHistory?.find((s) => s.AvailabilityZone === 'us-west-2c');
+    expect(c).toMatchObject({
+      InstanceType: 'm5.large',
+      SpotPrice: '0.032100',
+      ProductDescription: 'Linux/UNIX (Amazon VPC)',
+    });
+    expect(Date.now() - c!.Timestamp!.getTime()).toBeLessThan(60_000);
+    const windows = await aws.clients.ec2.send(
+      new DescribeSpotPriceHistoryCommand({ ProductDescriptions: ['Windows'] }),
+    );
+    expect(windows.SpotPriceHistory).toEqual([]);
+  });
+});
