@@ -1,13 +1,15 @@
 /**
  * `karpenter-ts-sim run [scenario]`: runs a scenario (default: the shipped one) on each of its
  * clouds, prints a summary table, and writes the measures (`--out DIR`: result.json,
- * samples.csv, nodes.csv, events.csv; `--json`: the JSON on stdout instead of the table).
+ * samples.csv, nodes.csv, events.csv and the HTML report report.html; `--report FILE`: the HTML
+ * report there; `--json`: the JSON on stdout instead of the table).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { CLOUD_NAMES, UsageError, type CloudName } from '@karpenter-ts/cli';
 import { eventsCsv, nodesCsv, samplesCsv } from '../measures/csv.js';
+import { reportHtml } from '../report/html.js';
 import { summaryTable } from '../measures/summary-table.js';
 import { outputJson, simulateScenario } from '../engine/simulate.js';
 import type { Runtime } from '../runtime.js';
@@ -21,6 +23,7 @@ interface RunFlags {
   seed?: string;
   duration?: string;
   out?: string;
+  report?: string;
   json?: boolean;
   solver: 'wasm' | 'ts';
   fastForward: boolean;
@@ -48,7 +51,11 @@ export function registerRun(program: Command, runtime: Runtime): void {
     .option('--duration <duration>', 'run only this long (e.g. 6h): events after it are dropped')
     .option(
       '--out <dir>',
-      'write result.json, samples.csv, nodes.csv and events.csv to this folder',
+      'write result.json, samples.csv, nodes.csv, events.csv and report.html to this folder',
+    )
+    .option(
+      '--report <file>',
+      'write the self-contained HTML report to this file (with --out, default <dir>/report.html)',
     )
     .option('--json', 'print the JSON output on stdout instead of the summary table')
     .addOption(
@@ -81,17 +88,23 @@ export function registerRun(program: Command, runtime: Runtime): void {
           for (const note of run.notes) runtime.io.err(`  note: ${note}\n`);
         },
       });
+      const written: string[] = [];
       if (flags.out !== undefined) {
         await mkdir(flags.out, { recursive: true });
         await writeFile(join(flags.out, 'result.json'), outputJson(output));
         await writeFile(join(flags.out, 'samples.csv'), samplesCsv(output));
         await writeFile(join(flags.out, 'nodes.csv'), nodesCsv(output));
         await writeFile(join(flags.out, 'events.csv'), eventsCsv(output));
-        if (!flags.quiet)
-          runtime.io.err(
-            `karpenter-ts-sim: wrote ${flags.out}/result.json, samples.csv, nodes.csv, events.csv\n`,
-          );
+        written.push(`${flags.out}/result.json, samples.csv, nodes.csv, events.csv`);
       }
+      const report =
+        flags.report ?? (flags.out === undefined ? undefined : join(flags.out, 'report.html'));
+      if (report !== undefined) {
+        await writeFile(report, reportHtml(output));
+        written.push(report);
+      }
+      if (written.length > 0 && !flags.quiet)
+        runtime.io.err(`karpenter-ts-sim: wrote ${written.join(', ')}\n`);
       runtime.io.out(flags.json ? outputJson(output) : summaryTable(output));
     });
 }
