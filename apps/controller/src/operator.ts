@@ -19,7 +19,11 @@ import {
   type CloudProvider,
 } from '@karpenter-ts/cloudprovider';
 import type { LeaderElector } from '@karpenter-ts/kube';
-import type { AzureCloudProvider, ArmClientOptions } from '@karpenter-ts/provider-azure';
+import {
+  AKSNodeClassResource,
+  type AzureCloudProvider,
+  type ArmClientOptions,
+} from '@karpenter-ts/provider-azure';
 import { connectCluster, podNamespace, type ClusterRuntime } from './kube/cluster.js';
 import { informerFailureHint } from './kube/informer-failure-hint.js';
 import { HealthChecks } from './observability/health.js';
@@ -27,7 +31,6 @@ import { startHttpServer, type RunningServer } from './observability/http-server
 import { componentLogger, createLogger, type Logger } from './observability/logger.js';
 import { OperatorMetrics } from './observability/metrics.js';
 import { WiredProviders, type OperatorOptions } from './options/options.js';
-import { AKSNodeClassResource } from './providers/azure-nodeclass.js';
 import { wireAzureProvider } from './providers/azure-provider.js';
 import { readAzureSettings, type AzureSettings } from './providers/azure-settings.js';
 import { MiB } from './runtime/heap-limit.js';

@@ -1,9 +1,15 @@
+// The Azure garbage collection as the operator runs it: the manager's periodic task runner on
+// the provider package's tasks, and the azure wiring's split with the core garbage collection
+// (the tasks themselves are specified in packages/provider-azure/test/controllers/nodeclaim).
 import { startArmEmulator, type ArmEmulator } from '@karpenter-ts/arm-emulator';
 import { ManualClock, MemoryKubeClient, systemClock } from '@karpenter-ts/controllers';
 import type { Node, NodeClaim } from '@karpenter-ts/api';
 import {
+  AZURE_NIC_GC_INTERVAL_SECONDS,
+  AZURE_VM_GC_INTERVAL_SECONDS,
   type AzureCloudProvider,
   allAzureSkus,
+  azureGarbageCollectionTasks,
   providerIDForVm,
   type AKSNodeClass,
   type AzureGarbage,
@@ -12,16 +18,9 @@ import {
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Manager, OperatorMetrics } from '../src/index.js';
-import {
-  AZURE_NIC_GC_INTERVAL_SECONDS,
-  AZURE_NIC_GC_MESSAGE,
-  AZURE_VM_GC_INTERVAL_SECONDS,
-  AZURE_VM_GC_MESSAGE,
-  azureGarbageCollectionTasks,
-} from '../src/providers/azure-garbage-collection.js';
 import { wireAzureProvider } from '../src/providers/azure-provider.js';
 import type { AzureSettings } from '../src/providers/azure-settings.js';
-import { startPeriodicTasks, type PeriodicTask } from '../src/runtime/periodic-tasks.js';
+import { startPeriodicTasks } from '../src/runtime/periodic-tasks.js';
 import {
   EMULATOR_VM_SIZE,
   emulatorArmClients,
@@ -72,40 +71,9 @@ function tasksOf(provider: FakeAzure, client: MemoryKubeClient, logged: object[]
   return { vms, nics };
 }
 
-describe('Azure garbage collection tasks', () => {
+describe('Azure garbage collection under the periodic task runner', () => {
   afterEach(() => {
     vi.useRealTimers();
-  });
-
-  it('a VM pass and a NIC pass, each handing the provider the NodeClaim names in the cluster and logging what it deleted', async () => {
-    const client = new MemoryKubeClient({ clock: new ManualClock() });
-    await client.create('NodeClaim', claim('general-a'));
-    await client.create('NodeClaim', claim('general-b'));
-    const provider = new FakeAzure(['aks-general-a', 'aks-general-gone']);
-    const logged: object[] = [];
-    const { vms, nics } = tasksOf(provider, client, logged);
-
-    expect(await vms.run()).toMatchObject({
-      virtualMachines: ['aks-general-gone'],
-      networkInterfaces: [],
-      nodes: [],
-    });
-    expect(await nics.run()).toMatchObject({
-      virtualMachines: [],
-      networkInterfaces: ['aks-general-gone'],
-      nodes: [],
-    });
-    expect(provider.calls).toEqual([
-      { names: ['general-a', 'general-b'], kinds: { networkInterfaces: false } },
-      { names: ['general-a', 'general-b'], kinds: { virtualMachines: false } },
-    ]);
-    expect(logged).toEqual([
-      {
-        fields: { virtualMachines: ['aks-general-gone'], nodes: [] },
-        message: AZURE_VM_GC_MESSAGE,
-      },
-      { fields: { networkInterfaces: ['aks-general-gone'] }, message: AZURE_NIC_GC_MESSAGE },
-    ]);
   });
 
   it("checks VMs at start and every 2 minutes and NICs at start and every 5 minutes (upstream's periods)", async () => {
@@ -136,27 +104,6 @@ describe('Azure garbage collection tasks', () => {
     } finally {
       stop();
     }
-  });
-
-  it('logs nothing when nothing was collected, and a provider error fails the run', async () => {
-    const client = new MemoryKubeClient({ clock: new ManualClock() });
-    await client.create('NodeClaim', claim('general-a'));
-    const logged: object[] = [];
-    const quiet = tasksOf(new FakeAzure(['aks-general-a']), client, logged);
-    await quiet.vms.run();
-    await quiet.nics.run();
-    expect(logged).toEqual([]);
-    const failing: PeriodicTask[] = [
-      ...azureGarbageCollectionTasks({
-        provider: {
-          collectGarbage: () => Promise.reject(new Error('ARM list failed: HTTP 503')),
-        },
-        client,
-        logger: { info: () => {} },
-      }),
-    ];
-    expect(failing).toHaveLength(2);
-    for (const task of failing) await expect(task.run()).rejects.toThrow(/HTTP 503/);
   });
 });
 
@@ -198,7 +145,7 @@ function node(name: string, providerID: string, finalizers: string[] = []): Node
   } as Node;
 }
 
-describe('Azure garbage collection on the ARM emulator', () => {
+describe('Azure garbage collection wired by the operator', () => {
   let arm: ArmEmulator;
   let provider: AzureCloudProvider;
   let client: MemoryKubeClient;
@@ -221,94 +168,6 @@ describe('Azure garbage collection on the ARM emulator', () => {
 
   const providerID = (claimName: string) =>
     providerIDForVm(SUBSCRIPTION, NODE_RG, `aks-${claimName}`);
-
-  it('deletes the Nodes of collected VMs (provider IDs compared case-insensitively), keeps VMs inside the grace period and the Nodes of live NodeClaims', async () => {
-    const live = await provider.create(launchableNodeClaim('general-live'));
-    await client.create('NodeClaim', live);
-    for (const name of ['general-gone', 'general-gone2', 'general-young'])
-      await provider.create(launchableNodeClaim(name));
-    arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-live', 600);
-    arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-gone', 360);
-    arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-gone2', 360);
-    arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-young', 240);
-    await client.create('Node', node('aks-general-live', providerID('general-live')));
-    // A kubelet may write the resource group in its original case.
-    await client.create(
-      'Node',
-      node('aks-general-gone', providerID('general-gone').replace(NODE_RG.toLowerCase(), NODE_RG)),
-    );
-    // The termination finalizer keeps this one until the termination controller releases it.
-    await client.create(
-      'Node',
-      node('aks-general-gone2', providerID('general-gone2'), ['karpenter.sh/termination']),
-    );
-    await client.create('Node', node('aks-general-young', providerID('general-young')));
-    await client.create(
-      'Node',
-      node(
-        'aks-system-0',
-        'azure:///subscriptions/x/resourceGroups/y/providers/Microsoft.Compute/virtualMachineScaleSets/aks-system/virtualMachines/0',
-      ),
-    );
-    const logged: object[] = [];
-    const [task] = azureGarbageCollectionTasks({
-      provider,
-      client,
-      logger: { info: (fields) => void logged.push(fields) },
-    });
-
-    expect(await task?.run()).toEqual({
-      virtualMachines: ['aks-general-gone', 'aks-general-gone2'],
-      providerIDs: [providerID('general-gone'), providerID('general-gone2')],
-      networkInterfaces: [],
-      nodes: ['aks-general-gone', 'aks-general-gone2'],
-    });
-    expect(logged).toEqual([
-      {
-        virtualMachines: ['aks-general-gone', 'aks-general-gone2'],
-        nodes: ['aks-general-gone', 'aks-general-gone2'],
-      },
-    ]);
-    const names = (list: { name: string }[]) => list.map((r) => r.name).sort();
-    expect(names(arm.state.virtualMachines())).toEqual(['aks-general-live', 'aks-general-young']);
-    expect(names(arm.state.networkInterfaces())).toEqual(['aks-general-live', 'aks-general-young']);
-    expect(names(arm.state.disks())).toEqual(['aks-general-live', 'aks-general-young']);
-    const nodes = await client.list('Node');
-    expect(nodes.map((n) => n.metadata?.name).sort()).toEqual([
-      'aks-general-gone2',
-      'aks-general-live',
-      'aks-general-young',
-      'aks-system-0',
-    ]);
-    expect(
-      nodes.find((n) => n.metadata?.name === 'aks-general-gone2')?.metadata?.deletionTimestamp,
-    ).toBeDefined();
-  });
-
-  it('keeps the Node a NodeClaim owns when that NodeClaim appeared while the VMs were deleted', async () => {
-    await provider.create(launchableNodeClaim('general-race'));
-    await client.create('Node', node('aks-general-race', providerID('general-race')));
-    arm.state.backdateVirtualMachine(NODE_RG, 'aks-general-race', 360);
-    const racing = {
-      collectGarbage: async (names: ReadonlySet<string>, kinds: AzureGarbageKinds) => {
-        const out = await provider.collectGarbage(names, kinds);
-        const adopter = claim('general-race');
-        adopter.status = { providerID: providerID('general-race'), nodeName: 'aks-general-race' };
-        await client.create('NodeClaim', adopter);
-        return out;
-      },
-    };
-    const [task] = azureGarbageCollectionTasks({
-      provider: racing,
-      client,
-      logger: { info: () => {} },
-    });
-    expect(await task?.run()).toMatchObject({
-      virtualMachines: ['aks-general-race'],
-      nodes: [],
-    });
-    expect((await client.list('Node')).map((n) => n.metadata?.name)).toEqual(['aks-general-race']);
-  });
 
   it('under the azure wiring the core garbage collection leaves a VM without a NodeClaim to the Azure GC, and still deletes a NodeClaim whose VM is gone', async () => {
     await provider.create(launchableNodeClaim('general-orphan'));

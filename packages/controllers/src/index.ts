@@ -1,6 +1,7 @@
 export * from './clock.js';
 export * from './conditions.js';
 export * from './reconciler.js';
+export * from './nodeclass/status.js';
 export * from './pods.js';
 export * from './kube/client.js';
 export * from './kube/memory-client.js';

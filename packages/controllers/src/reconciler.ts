@@ -16,3 +16,18 @@ export function requeueAfter(seconds: number): ReconcileResult {
 
 /** Done until something changes. */
 export const done: ReconcileResult = {};
+
+/**
+ * A singleton controller run on a period rather than per object (upstream's singleton
+ * reconcilers, such as a provider's garbage collection): its runner (the operator's manager)
+ * runs it once when it starts leading, then every `intervalSeconds`, never two runs at once; a
+ * rejected run is logged and tried again at the next tick.
+ */
+export interface PeriodicTask {
+  /** Dotted name for logs, e.g. `azure.instance.garbagecollection`. */
+  readonly name: string;
+  /** Seconds between the starts of two runs. */
+  readonly intervalSeconds: number;
+  /** One run; what it resolves with is for tests and logs. A rejection is logged, never fatal. */
+  run(): Promise<unknown>;
+}

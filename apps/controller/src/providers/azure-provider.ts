@@ -1,7 +1,9 @@
 /**
- * `--provider azure`: the {@link AzureCloudProvider} of `@karpenter-ts/provider-azure` built from
- * the operator options and the environment ({@link readAzureSettings}), talking to ARM through
- * the Azure SDKs, with the AKSNodeClass status controller and the Azure well-known labels.
+ * `--provider azure`, wiring only: the {@link AzureCloudProvider} of `@karpenter-ts/provider-azure`
+ * built from the operator options and the environment ({@link readAzureSettings}), talking to ARM
+ * through the Azure SDKs, and the provider package's own controllers (the AKSNodeClass status
+ * controller, the VM and NIC garbage collection) handed to the manager with the Azure well-known
+ * labels. What those controllers decide lives in packages/provider-azure/src/controllers/.
  */
 import {
   AKSNodeClassGroup,
@@ -9,6 +11,8 @@ import {
   AzureCloudProvider,
   AzureWellKnownLabels,
   CatalogRefresher,
+  aksNodeClassStatusController,
+  azureGarbageCollectionTasks,
   RETAIL_PRICES_ENDPOINT,
   createArmClients,
   fetchRetailPrices,
@@ -21,10 +25,9 @@ import {
 } from '@karpenter-ts/provider-azure';
 import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
 import type { Logger } from '../observability/logger.js';
+import { podNamespace } from '../kube/cluster.js';
 import type { ManagerOptions, PeriodicTask } from '../runtime/manager.js';
-import { azureGarbageCollectionTasks } from './azure-garbage-collection.js';
 import type { RawRequest } from '../sim/kwok-cluster-api.js';
-import { aksNodeClassStatusController } from './azure-nodeclass.js';
 import { describeAzureSettings, type AzureSettings } from './azure-settings.js';
 
 /** What the operator needs to run the Azure provider. */
@@ -160,7 +163,7 @@ export function wireAzureProvider(inputs: AzureWiringInputs): AzureWiring {
       diskEncryptionSetID: s.diskEncryptionSetID,
       location: s.location,
       pinnedVersion: s.nodeImageVersion,
-      systemNamespace: s.systemNamespace,
+      systemNamespace: s.systemNamespace ?? podNamespace(),
     }),
   };
 }

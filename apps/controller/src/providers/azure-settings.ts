@@ -1,7 +1,7 @@
 /**
- * Settings of `--provider azure`, read from the environment under upstream's names (reference
- * azure-provider.md 1: `AZURE_SUBSCRIPTION_ID`, `AZURE_NODE_RESOURCE_GROUP`, `VNET_SUBNET_ID`,
- * `CLUSTER_ENDPOINT`, ...) plus a few of our own for what upstream resolves at runtime (the
+ * Settings of `--provider azure`, read from the environment under upstream
+ * `Azure/karpenter-provider-azure`'s names (`AZURE_SUBSCRIPTION_ID`, `AZURE_NODE_RESOURCE_GROUP`,
+ * `VNET_SUBNET_ID`, `CLUSTER_ENDPOINT`, ...) plus a few of our own for what upstream resolves at runtime (the
  * location, an optional node image version pin) and for tests (`ARM_ENDPOINT`, `ARM_CA_FILE`). Secrets
  * (`KUBELET_BOOTSTRAP_TOKEN`, credential variables) are kept out of {@link describeAzureSettings}.
  */
@@ -10,9 +10,9 @@ import {
   DiskEncryptionSetIDForm,
   dnsServiceIPProblem,
   parseDiskEncryptionSetID,
+  sshPublicKeyProblem,
   type AzureCredentialOptions,
 } from '@karpenter-ts/provider-azure';
-import { sshPublicKeyProblem } from './ssh-public-key.js';
 
 /** An Azure subscription ID: a GUID, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex. */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,15 +5,9 @@
  * previous run of the same task (a tick that finds it still running is skipped), and a failed
  * run is logged and retried at the next tick.
  */
+import type { PeriodicTask } from '@karpenter-ts/controllers';
 
-/** A task the manager runs at start and then every `intervalSeconds` while it leads. */
-export interface PeriodicTask {
-  readonly name: string;
-  /** Seconds between the starts of two runs. */
-  readonly intervalSeconds: number;
-  /** One run; a rejection is logged, never fatal. */
-  run(): Promise<unknown>;
-}
+export type { PeriodicTask } from '@karpenter-ts/controllers';
 
 /** Where the task runner reports failures (a pino logger fits). */
 export interface PeriodicTaskLogger {

@@ -4,8 +4,12 @@
  * `Ready=True` as soon as it exists (a real provider checks images, subnets, identity first).
  */
 import { SimNodeClassKind } from '@karpenter-ts/cloudprovider';
-import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
-import { writeNodeClassReady } from '../kube/nodeclass-ready.js';
+import {
+  writeNodeClassReady,
+  type Clock,
+  type KubeClient,
+  type ReconcileResult,
+} from '@karpenter-ts/controllers';
 
 /** Where SimNodeClass lives in the API (the shape @karpenter-ts/kube takes for NodeClass kinds). */
 export const SimNodeClassResource = {

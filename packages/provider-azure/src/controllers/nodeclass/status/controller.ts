@@ -1,23 +1,24 @@
 /**
- * The `AKSNodeClass` (`karpenter.azure.com/v1beta1`, cluster-scoped) as the operator serves it,
- * and its status controller, after upstream's (reference azure-provider.md 2.2 and 7):
+ * The AKSNodeClass status controller, after upstream `Azure/karpenter-provider-azure`'s
+ * `pkg/controllers/nodeclass/status` (at its August 2026 main): one reconciler per AKSNodeClass
+ * (`karpenter.azure.com/v1beta1`, cluster-scoped) writing its `status`:
  *
  * - `KubernetesVersionReady`: `status.kubernetesVersion` is the API server's version (no `v`). It
  *   only moves forward; an upgrade sets `ImagesReady` False (`KubernetesUpgrade`) so images are
  *   refreshed for the new version.
  * - `ImagesReady`: `status.images` from the node image resolver (community gallery, newest
- *   version per image definition of the resolved family; `@karpenter-ts/provider-azure`). While
+ *   version per image definition of the resolved family; images/node-image-resolver.ts). While
  *   `ImagesReady` is True and the maintenance window is closed, each definition keeps the version
  *   it has and only new definitions are added; otherwise (not True, or window open) every
  *   definition moves to its newest version. No images: False with `ImagesNotFound`; FIPS: False
  *   with `SIGRequiredForFIPS` (shared image gallery only).
  * - `SubnetsReady`: the effective subnet (`spec.vnetSubnetID`, else `--vnet-subnet-id`) passes
- *   provider-azure's {@link checkSubnetReadiness}: a subnet ARM ID (`SubnetIDInvalid`), a custom
+ *   {@link checkSubnetReadiness}: a subnet ARM ID (`SubnetIDInvalid`), a custom
  *   one in the cluster subnet's VNet and not in the AKS-managed VNet (`SubnetIDInvalid`), and
  *   existing in ARM (`SubnetNotFound`; other ARM failures `SubnetUnknownError`, checked again a
  *   minute later).
  * - `ValidationSucceeded`: the operator's OS disk encryption set (`NODE_OSDISK_DISKENCRYPTIONSET_ID`)
- *   passes provider-azure's {@link validateDiskEncryptionSet}: the controller's identity can read
+ *   passes {@link validateDiskEncryptionSet}: the controller's identity can read
  *   it (a GET; 403 is upstream's `DiskEncryptionSetRBACMissing`, 404 `DiskEncryptionSetNotFound`,
  *   other failures `DiskEncryptionSetUnknownError`, each checked again a minute later). Without a
  *   set it is True with reason `NoDiskEncryptionSet` (nothing to validate).
@@ -32,50 +33,44 @@
  * gallery listings for 3 days and the Kubernetes version is reused 15 minutes through
  * {@link cachedKubernetesVersion}).
  */
-import type {
-  Clock,
-  KubeClient,
-  NodeClassObject,
-  ReconcileResult,
-} from '@karpenter-ts/controllers';
-import {
-  AKSNodeClassGroup,
-  AKSNodeClassKind,
-  NodeImageResolver,
-  NodeImagesError,
-  checkSubnetReadiness,
-  compareKubernetesVersions,
-  parseKubernetesVersion,
-  keepExistingVersions,
-  resolveLocalDNSState,
-  validateDiskEncryptionSet,
-  type AKSNodeClass,
-  type AKSNodeClassCondition,
-  type AKSNodeClassStatus,
-  type DiskEncryptionSetValidation,
-  type DiskEncryptionSetValidationOptions,
-  type NodeImage,
-  type NodeImageResolverOptions,
-  type SubnetReadiness,
-  type SubnetReadinessOptions,
-} from '@karpenter-ts/provider-azure';
-import { podNamespace } from '../kube/cluster.js';
 import {
   setNodeClassCondition,
   writeNodeClassStatus,
+  type Clock,
+  type KubeClient,
   type NodeClassConditionUpdate,
-} from '../kube/nodeclass-ready.js';
-import type { RawRequest } from '../sim/kwok-cluster-api.js';
+  type NodeClassObject,
+  type ReconcileResult,
+} from '@karpenter-ts/controllers';
+import { compareKubernetesVersions } from '../../../images/kubernetes-version.js';
+import {
+  NodeImageResolver,
+  NodeImagesError,
+  keepExistingVersions,
+  type NodeImage,
+  type NodeImageResolverOptions,
+} from '../../../images/node-image-resolver.js';
+import {
+  validateDiskEncryptionSet,
+  type DiskEncryptionSetValidation,
+  type DiskEncryptionSetValidationOptions,
+} from '../../../nodeclass/disk-encryption-set.js';
+import { resolveLocalDNSState } from '../../../nodeclass/local-dns-state.js';
+import {
+  checkSubnetReadiness,
+  type SubnetReadiness,
+  type SubnetReadinessOptions,
+} from '../../../nodeclass/subnet-readiness.js';
+import {
+  AKSNodeClassGroup,
+  AKSNodeClassKind,
+  type AKSNodeClass,
+  type AKSNodeClassCondition,
+  type AKSNodeClassStatus,
+} from '../../../nodeclass/types.js';
+import type { KubeApiGet } from '../../api-get.js';
+import { apiServerVersion, cachedKubernetesVersion } from './kubernetes-version.js';
 import { maintenanceWindowOpen, readMaintenanceWindow } from './maintenance-window.js';
-
-/** Where AKSNodeClass lives in the API (the shape @karpenter-ts/kube takes for NodeClass kinds). */
-export const AKSNodeClassResource = {
-  group: AKSNodeClassGroup,
-  version: 'v1beta1',
-  plural: 'aksnodeclasses',
-  kind: AKSNodeClassKind,
-  namespaced: false,
-} as const;
 
 /** Condition types the controller writes. */
 export const AKSNodeClassConditions = {
@@ -102,8 +97,6 @@ export const StatusRequeueSeconds = 180;
 export const SubnetRetrySeconds = 60;
 /** Seconds before a `ValidationSucceeded` that is False is checked again (upstream's 1 minute). */
 export const ValidationRetrySeconds = 60;
-/** Seconds a read API server version is reused (upstream's 15 minutes). */
-export const KubernetesVersionTTLSeconds = 900;
 
 /** What {@link reconcileAKSNodeClass} needs. */
 export interface AKSNodeClassStatusContext {
@@ -124,25 +117,6 @@ export interface AKSNodeClassStatusContext {
    * (see maintenance-window.ts).
    */
   maintenanceWindow(): Promise<Readonly<Record<string, string>> | undefined>;
-}
-
-/**
- * `fetch` (the API server's `/version`, without `v`) reused for `ttlSeconds` (default 15 min) by
- * `clock`; a failed fetch is raised and not cached.
- */
-export function cachedKubernetesVersion(
-  fetch: () => Promise<string>,
-  clock: Clock,
-  ttlSeconds = KubernetesVersionTTLSeconds,
-): () => Promise<string> {
-  let cached: { version: string; at: number } | undefined;
-  return async () => {
-    const now = clock.now();
-    if (cached && now - cached.at < ttlSeconds * 1000) return cached.version;
-    const version = await fetch();
-    cached = { version, at: now };
-    return version;
-  };
 }
 
 /**
@@ -295,8 +269,8 @@ export async function reconcileAKSNodeClass(
 export interface AKSNodeClassStatusWiring {
   readonly client: KubeClient;
   readonly clock: Clock;
-  /** Raw API requests: `GET /version` and the maintenance window ConfigMap. */
-  readonly request: RawRequest;
+  /** GETs on the API server: `/version` and the maintenance window ConfigMap. */
+  readonly request: KubeApiGet;
   /** The ARM compute client (community gallery listings). */
   readonly compute: NodeImageResolverOptions['compute'];
   /** Subnets operations of a subscription (`ArmClients.subnets`). */
@@ -313,12 +287,16 @@ export interface AKSNodeClassStatusWiring {
   readonly location: string;
   /** `AKS_NODE_IMAGE_VERSION`: one version for every image definition; unset: the newest. */
   readonly pinnedVersion?: string | undefined;
-  /** Namespace of the maintenance window ConfigMap; default the pod's, else `kube-system`. */
+  /**
+   * Namespace of the maintenance window ConfigMap (`SYSTEM_NAMESPACE`; the operator passes its
+   * pod's namespace when that is unset); default `kube-system`.
+   */
   readonly systemNamespace?: string | undefined;
 }
 
 /**
- * The AKSNodeClass status reconciler of `--provider azure`: {@link reconcileAKSNodeClass} over a
+ * The AKSNodeClass status reconciler the operator runs under `--provider azure`:
+ * {@link reconcileAKSNodeClass} over a
  * `NodeImageResolver` on the compute client, subnet GETs on the network clients, a GET of the
  * operator's disk encryption set (when one is configured) on the compute clients, the API server's
  * `/version` (reused 15 minutes) and the maintenance window ConfigMap. A `/version` answer
@@ -333,20 +311,11 @@ export function aksNodeClassStatusController(
     clock: w.clock,
     ...(w.pinnedVersion !== undefined ? { pinnedVersion: w.pinnedVersion } : {}),
   });
-  const namespace = w.systemNamespace ?? podNamespace() ?? 'kube-system';
-  const fetchVersion = async (): Promise<string> => {
-    const v = (await w.request('GET', '/version')) as { gitVersion?: string };
-    const parsed = parseKubernetesVersion(v.gitVersion ?? '');
-    if (!parsed)
-      throw new Error(
-        `API server /version gitVersion ${JSON.stringify(v.gitVersion)} is unreadable`,
-      );
-    return `${parsed.major}.${parsed.minor}.${parsed.patch}`;
-  };
+  const namespace = w.systemNamespace ?? 'kube-system';
   const ctx: AKSNodeClassStatusContext = {
     client: w.client,
     clock: w.clock,
-    kubernetesVersion: cachedKubernetesVersion(fetchVersion, w.clock),
+    kubernetesVersion: cachedKubernetesVersion(() => apiServerVersion(w.request), w.clock),
     images,
     subnets: (spec) =>
       checkSubnetReadiness(

@@ -1,6 +1,7 @@
 /**
- * Azure garbage collection (reference azure-provider.md 5.6), upstream's instance and NIC GC
- * controllers as two periodic tasks, each run once when the manager starts leading and then on
+ * Azure garbage collection, after upstream `Azure/karpenter-provider-azure`'s
+ * `pkg/controllers/nodeclaim/garbagecollection` (at its August 2026 main): its instance and NIC
+ * GC controllers as two periodic tasks, each run once when the manager starts leading and then on
  * upstream's period:
  * - every 2 minutes, VMs: the NodeClaim names in the cluster are handed to the provider's
  *   `collectGarbage`, which deletes cluster-tagged VMs without a NodeClaim (older than 5 minutes
@@ -10,13 +11,16 @@
  *   case-insensitively, unless a live NodeClaim owns it), so no Node of a deleted VM lingers;
  * - every 5 minutes, NICs that belong to neither a VM nor a NodeClaim (upstream's slower NIC
  *   period: ARM keeps a NIC reserved for about 3 minutes after its VM is deleted).
- * Under `--provider azure` these tasks alone collect orphan VMs: the wiring turns the core
- * garbage collection's orphan-instance pass off, as upstream's core GC only deletes NodeClaims.
+ * Under `--provider azure` these tasks alone collect orphan VMs: the operator's wiring turns the
+ * core garbage collection's orphan-instance pass off, as upstream's core GC only deletes
+ * NodeClaims.
  */
 import type { Node } from '@karpenter-ts/api';
-import { isNotFound, type KubeClient } from '@karpenter-ts/controllers';
-import type { AzureGarbage, AzureGarbageKinds } from '@karpenter-ts/provider-azure';
-import type { PeriodicTask } from '../runtime/periodic-tasks.js';
+import { isNotFound, type KubeClient, type PeriodicTask } from '@karpenter-ts/controllers';
+import type {
+  AzureGarbage,
+  AzureGarbageKinds,
+} from '../../../cloudprovider/azure-cloud-provider.js';
 
 /** Upstream's instance (VM) garbage-collection period, seconds. */
 export const AZURE_VM_GC_INTERVAL_SECONDS = 120;

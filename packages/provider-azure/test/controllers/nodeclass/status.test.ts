@@ -12,32 +12,24 @@ import {
   type NodeClassObject,
   type ReconcileResult,
 } from '@karpenter-ts/controllers';
-import {
-  type AzureCloudProvider,
-  NodeImageResolver,
-  checkSubnetReadiness,
-  validateDiskEncryptionSet,
-  type AKSNodeClass,
-  type AKSNodeClassStatus,
-  type ArmClients,
-  type NodeImageResolverOptions,
-} from '@karpenter-ts/provider-azure';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  cachedKubernetesVersion,
-  reconcileAKSNodeClass,
-  type AKSNodeClassStatusContext,
-} from '../src/providers/azure-nodeclass.js';
 import {
   MaintenanceWindowEndKey,
   MaintenanceWindowStartKey,
+  NodeImageResolver,
+  cachedKubernetesVersion,
+  checkSubnetReadiness,
   maintenanceWindowOpen,
-} from '../src/providers/maintenance-window.js';
-import {
-  emulatorArmClients,
-  emulatorAzureProvider,
-  launchableNodeClaim,
-} from './support/azure-emulator.js';
+  reconcileAKSNodeClass,
+  validateDiskEncryptionSet,
+  type AKSNodeClass,
+  type AKSNodeClassStatus,
+  type AKSNodeClassStatusContext,
+  type ArmClients,
+  type AzureCloudProvider,
+  type NodeImageResolverOptions,
+} from '../../../src/index.js';
+import { emulatorArmClients, emulatorAzureProvider, launchableNodeClaim } from '../emulator.js';
 
 const DAY = 24 * 3600;
 const kind = { group: 'karpenter.azure.com', kind: 'AKSNodeClass' };

@@ -1,19 +1,14 @@
 /**
  * Setting a NodeClass's status conditions and writing the status, as every NodeClass status
- * controller of the operator does: each condition carries the object's generation
+ * controller does (the sim provider's, each cloud provider package's): each condition carries the object's generation
  * (`observedGeneration`) and keeps its `lastTransitionTime` unless the status flips, like
  * upstream's operatorpkg conditions; a write that conflicts is retried in 1 s, one whose NodeClass
  * is gone is dropped.
  */
 import type { ConditionStatus, StatusCondition } from '@karpenter-ts/api';
-import {
-  isConflict,
-  isNotFound,
-  type Clock,
-  type KubeClient,
-  type NodeClassObject,
-  type ReconcileResult,
-} from '@karpenter-ts/controllers';
+import type { Clock } from '../clock.js';
+import { isConflict, isNotFound, type KubeClient, type NodeClassObject } from '../kube/client.js';
+import type { ReconcileResult } from '../reconciler.js';
 
 /**
  * A condition as a NodeClass status holds it: a {@link StatusCondition} whose

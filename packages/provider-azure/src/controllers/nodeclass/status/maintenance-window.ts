@@ -1,5 +1,5 @@
 /**
- * AKS's node OS maintenance window as upstream reads it (reference azure-provider.md 7): the
+ * AKS's node OS maintenance window as upstream `Azure/karpenter-provider-azure` reads it: the
  * ConfigMap `upcoming-maintenance-window` in the controller's system namespace, keys
  * `aksManagedNodeOSUpgradeSchedule-start` and `-end` (RFC 3339). Node image versions move to the
  * newest only while the window is open; no ConfigMap, or no start/end key, means always open.
@@ -8,7 +8,7 @@
  * watch), so the ConfigMap is read with one GET through the operator's raw API request function.
  */
 import { isNotFound } from '@karpenter-ts/controllers';
-import type { RawRequest } from '../sim/kwok-cluster-api.js';
+import type { KubeApiGet } from '../../api-get.js';
 
 /** Name of the ConfigMap. */
 export const MaintenanceWindowConfigMap = 'upcoming-maintenance-window';
@@ -47,7 +47,7 @@ export function maintenanceWindowOpen(
  * does not exist. Other API errors (e.g. 403 without RBAC) are raised.
  */
 export async function readMaintenanceWindow(
-  request: RawRequest,
+  request: KubeApiGet,
   namespace: string,
 ): Promise<Record<string, string> | undefined> {
   try {

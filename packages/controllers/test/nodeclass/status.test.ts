@@ -1,11 +1,11 @@
+import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
   ManualClock,
   MemoryKubeClient,
+  writeNodeClassReady,
   type NodeClassObject,
-} from '@karpenter-ts/controllers';
-import { describe, expect, it } from 'vitest';
-import { writeNodeClassReady } from '../src/kube/nodeclass-ready.js';
+} from '../../src/index.js';
 
 const key = { name: 'default', nodeClass: { group: 'karpenter.sim', kind: 'SimNodeClass' } };
 
