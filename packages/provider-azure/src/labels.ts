@@ -1,6 +1,6 @@
 /**
- * Label keys of the Azure provider (reference azure-provider.md section 3). Values are derived
- * per VM size in `instancetype/requirements.ts`.
+ * Label keys of the Azure provider (upstream `Azure/karpenter-provider-azure`'s). Values are
+ * derived per VM size in `instancetype/requirements.ts`.
  */
 
 /** The provider's own label domain; restricted like `karpenter.sh` (users may only require it). */

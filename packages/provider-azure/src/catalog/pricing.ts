@@ -1,7 +1,7 @@
 /**
  * VM prices in USD per hour, per region and size name.
  *
- * Model (follows upstream's pricing provider, reference azure-provider.md section 6):
+ * Model (follows upstream `Azure/karpenter-provider-azure`'s pricing provider):
  * - On-demand prices come from the static table in data/pricing.json (Linux consumption prices,
  *   57 regions) unless a live table is supplied (tools/refresh-azure-catalog writes one).
  * - A region missing from the table falls back to the `eastus` table.

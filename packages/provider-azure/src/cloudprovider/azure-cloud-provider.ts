@@ -1,7 +1,7 @@
 /**
  * The Azure (AKS) cloud provider: launches node claims as VMs through ARM (NIC, then VM), reads
  * them back, deletes them, reports drift, and lists leaked resources for garbage collection.
- * Behaviour follows upstream's `aksscriptless` VM path (reference azure-provider.md 5-7); the
+ * Behaviour follows upstream's `aksscriptless` VM path of `Azure/karpenter-provider-azure`; the
  * differences are listed in the package README.
  */
 import type { VirtualMachine } from '@azure/arm-compute';

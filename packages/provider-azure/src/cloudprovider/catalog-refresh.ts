@@ -1,10 +1,11 @@
 /**
- * Periodic refresh of the Azure catalog (reference azure-provider.md 5.1 and 6), each part only
- * when it has a source: retail prices of the cluster's region at start and every 12 hours by
- * default, and VM sizes (the Resource SKUs API of the region, see `catalog/resource-skus.ts`) at
- * start and every 12 hours by default, as upstream. A successful refresh replaces the provider's
- * data and rebuilds its instance-type cache; a failed or empty one is logged and the provider
- * keeps serving the last good data (at first, the shipped catalog), as upstream does.
+ * Periodic refresh of the Azure catalog (as upstream `Azure/karpenter-provider-azure` refreshes
+ * SKUs and prices), each part only when it has a source: retail prices of the cluster's region at
+ * start and every 12 hours by default, and VM sizes (the Resource SKUs API of the region, see
+ * `catalog/resource-skus.ts`) at start and every 12 hours by default, as upstream. A successful
+ * refresh replaces the provider's data and rebuilds its instance-type cache; a failed or empty one
+ * is logged and the provider keeps serving the last good data (at first, the shipped catalog), as
+ * upstream does.
  *
  * Timers go through an injectable {@link RefreshTimer} so tests drive refreshes without waiting.
  */

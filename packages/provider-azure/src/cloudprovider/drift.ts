@@ -1,5 +1,5 @@
 /**
- * Drift of a launched node claim (reference azure-provider.md 7), checked in upstream's order,
+ * Drift of a launched node claim, checked in upstream `Azure/karpenter-provider-azure`'s order,
  * first hit wins:
  * 1. `NodeClassDrift`: the NodeClaim's NodeClass hash differs from the NodeClass's (only when both
  *    carry the same hash version). The hash covers the whole spec except tags, so a changed

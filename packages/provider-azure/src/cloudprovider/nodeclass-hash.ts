@@ -1,7 +1,8 @@
 /**
- * The AKSNodeClass drift hash (reference azure-provider.md 2.2 and 7): a hash of the whole spec
- * except `tags` (tags are applied in place, so they never drift a node). A NodeClaim carries the
- * hash of the NodeClass it was launched from; a NodeClass whose hash differs has drifted it.
+ * The AKSNodeClass drift hash (upstream `Azure/karpenter-provider-azure`'s, hash version v3): a
+ * hash of the whole spec except `tags` (tags are applied in place, so they never drift a node). A
+ * NodeClaim carries the hash of the NodeClass it was launched from; a NodeClass whose hash differs
+ * has drifted it.
  *
  * The value is sha256 over canonical JSON (sorted keys, undefined dropped), not upstream's
  * hashstructure number: hashes are compared only with hashes this provider wrote. The version

@@ -1,6 +1,7 @@
 /**
- * Options of {@link AzureCloudProvider} (the operator settings of reference azure-provider.md 1
- * that the VM launch path uses, plus the seams: ARM clients, NodeClass and Node lookups, clock).
+ * Options of {@link AzureCloudProvider} (the operator settings of upstream
+ * `Azure/karpenter-provider-azure` that the VM launch path uses, plus the seams: ARM clients,
+ * NodeClass and Node lookups, clock).
  */
 import type { Node } from '@karpenter-ts/api';
 import type { Clock } from '@karpenter-ts/cloudprovider';

@@ -1,10 +1,10 @@
 /**
- * Live prices from the Azure Retail Prices API (reference azure-provider.md 6): Compute / Virtual
- * Machines consumption prices in USD for one region, following `NextPageLink`. Windows products
- * and "Low Priority" meters are dropped; a `skuName` ending in ` Spot` is a spot price, any other
- * an on-demand price; keyed by `armSkuName`. The result replaces that region's tables in an
- * {@link AzurePricing}; other regions keep the static prices, and a failed refresh keeps what
- * was there (the caller keeps the old pricing).
+ * Live prices from the Azure Retail Prices API (as upstream `Azure/karpenter-provider-azure`'s
+ * pricing provider): Compute / Virtual Machines consumption prices in USD for one region, following
+ * `NextPageLink`. Windows products and "Low Priority" meters are dropped; a `skuName` ending in
+ * ` Spot` is a spot price, any other an on-demand price; keyed by `armSkuName`. The result replaces
+ * that region's tables in an {@link AzurePricing}; other regions keep the static prices, and a
+ * failed refresh keeps what was there (the caller keeps the old pricing).
  *
  * HTTP goes through @azure/core-rest-pipeline (retries 429 with Retry-After and transient errors).
  */

@@ -3,10 +3,11 @@
  * `data/images.json` (upstream `pkg/providers/imagefamily`, see data/README.md), the one source
  * of truth for galleries, definitions, their arch and Hyper-V generation, and priority order.
  *
- * Resolution follows upstream (reference azure-provider.md 2.1 and 7): `Ubuntu` (or unset) is
- * Ubuntu 24.04 from Kubernetes 1.34 and 22.04 before (FIPS: 20.04; FIPS or trusted launch: 22.04);
- * `AzureLinux` is Azure Linux 3 from 1.32, else 2. The variant is FIPS, trusted launch, both, or
- * the default; FIPS takes precedence over trusted launch where a family has no combined variant.
+ * Resolution follows upstream `Azure/karpenter-provider-azure`'s image families: `Ubuntu` (or
+ * unset) is Ubuntu 24.04 from Kubernetes 1.34 and 22.04 before (FIPS: 20.04; FIPS or trusted
+ * launch: 22.04); `AzureLinux` is Azure Linux 3 from 1.32, else 2. The variant is FIPS, trusted
+ * launch, both, or the default; FIPS takes precedence over trusted launch where a family has no
+ * combined variant.
  */
 import { readFileSync } from 'node:fs';
 import type { AKSNodeClassSpec } from '../nodeclass/types.js';

@@ -1,7 +1,7 @@
 /**
  * Kubernetes versions as the API server reports them (`v1.33.2`, `1.34.0-aks.1`), parsed and
  * ordered: image families resolve by minor version, and `status.kubernetesVersion` only moves
- * forward (reference azure-provider.md 2.2).
+ * forward (upstream `Azure/karpenter-provider-azure`'s AKSNodeClass status).
  */
 
 /** A parsed version: major, minor, patch (0 when absent). */

@@ -1,10 +1,10 @@
 /**
  * The node images of an AKSNodeClass (`status.images`), as upstream's self-hosted mode finds them
- * (reference azure-provider.md 2.2 and 7): for each image definition of the resolved family and
- * variant, in priority order, the newest version of the Community Image Gallery image by
- * `publishedDate`, through ARM's `communityGalleryImageVersions.list`. Versions excluded from
- * latest or past their end of life are skipped; a definition without a usable version is left out.
- * Results are cached for 3 days per image set and Kubernetes version, as upstream.
+ * (upstream `Azure/karpenter-provider-azure`'s image provider): for each image definition of the
+ * resolved family and variant, in priority order, the newest version of the Community Image Gallery
+ * image by `publishedDate`, through ARM's `communityGalleryImageVersions.list`. Versions excluded
+ * from latest or past their end of life are skipped; a definition without a usable version is left
+ * out. Results are cached for 3 days per image set and Kubernetes version, as upstream.
  *
  * Our difference: `pinnedVersion` (the controller's `AKS_NODE_IMAGE_VERSION`) uses that one
  * version for every definition without listing (users ask for pinning, upstream issue #1220).

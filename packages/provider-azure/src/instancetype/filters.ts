@@ -1,6 +1,7 @@
 /**
- * Which VM sizes become instance types (reference azure-provider.md section 3, "SKU exclusion").
- * Two stages, each returning the reasons a size is dropped (empty = kept), so callers can explain:
+ * Which VM sizes become instance types (upstream `Azure/karpenter-provider-azure`'s SKU
+ * exclusions). Two stages, each returning the reasons a size is dropped (empty = kept), so callers
+ * can explain:
  * 1. {@link skuExclusionReasons}: sizes the provider never offers.
  * 2. {@link nodeClassExclusionReasons}: sizes a given AKSNodeClass cannot use.
  */

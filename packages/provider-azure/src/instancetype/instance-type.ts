@@ -1,6 +1,7 @@
 /**
  * An Azure VM size as a Karpenter instance type: requirements (every well-known label defined),
- * offerings, capacity and AKS overhead (reference azure-provider.md sections 3 and 4).
+ * offerings, capacity and AKS overhead, as upstream `Azure/karpenter-provider-azure`'s instance
+ * type provider.
  */
 import {
   computeAllocatable,

@@ -1,6 +1,7 @@
 /**
- * Label values of a VM size (reference azure-provider.md section 3): the single- or multi-valued
- * node labels an instance type defines, before offerings add zone, capacity type and placement scope.
+ * Label values of a VM size (as upstream `Azure/karpenter-provider-azure`): the single- or
+ * multi-valued node labels an instance type defines, before offerings add zone, capacity type and
+ * placement scope.
  */
 import { AKSLabels, AzureLabels } from '../labels.js';
 import { gpuSkuInfo } from '../catalog/gpu-registry.js';

@@ -1,7 +1,7 @@
 /**
  * The offering an Azure node claim launches on, for simulations: the launch path's own choice
- * (reference azure-provider.md 5.1 step 4, see `launchCandidates`) with tied zones taken in name
- * order instead of at random, so reports are reproducible.
+ * (upstream `Azure/karpenter-provider-azure`'s pick, see `launchCandidates`) with tied zones taken
+ * in name order instead of at random, so reports are reproducible.
  *
  * Pricing caveat: the shipped static price data has no spot prices; spot offerings are priced
  * as on-demand until a live Retail Prices refresh (as upstream starts up), so at equal prices the

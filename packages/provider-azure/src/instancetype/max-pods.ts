@@ -1,5 +1,5 @@
 /**
- * Pods per node (reference azure-provider.md sections 2 and 4): the AKSNodeClass `maxPods`
+ * Pods per node (as upstream `Azure/karpenter-provider-azure`): the AKSNodeClass `maxPods`
  * when set, else the AKS default for the cluster's network plugin.
  */
 

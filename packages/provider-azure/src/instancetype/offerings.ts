@@ -1,5 +1,5 @@
 /**
- * Offerings of a VM size in a region (reference azure-provider.md sections 5.1 and 6): one per
+ * Offerings of a VM size in a region (as upstream `Azure/karpenter-provider-azure`): one per
  * zone the size is offered in, plus the regional zone `0`, times {on-demand, spot}.
  *
  * - Zones: see `catalog/zones.ts` for the rule.

@@ -1,6 +1,6 @@
 /**
  * Operator-level inputs to the instance-type builder (the Azure operator's options that change
- * instance types, reference azure-provider.md section 1).
+ * instance types, under upstream `Azure/karpenter-provider-azure`'s names).
  */
 import type { AzurePricing } from '../catalog/pricing.js';
 import type { AzureSku } from '../catalog/sku.js';

@@ -1,7 +1,7 @@
 /**
  * AKS node overhead: what the kubelet reserves and the VM memory the hypervisor keeps, in
- * canonical integer units (cpu millicores, memory bytes). Follows upstream's scheme (reference
- * azure-provider.md section 4), which is AKS's pre-1.29 reservation table applied to every
+ * canonical integer units (cpu millicores, memory bytes). Follows upstream's scheme
+ * (`Azure/karpenter-provider-azure`), which is AKS's pre-1.29 reservation table applied to every
  * Kubernetes version.
  *
  * The bracket sums are computed with IEEE doubles in bracket order and then truncated, exactly

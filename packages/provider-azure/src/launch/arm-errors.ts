@@ -1,6 +1,6 @@
 /**
  * Reading ARM errors out of Azure SDK failures, and classifying them the way upstream's launch
- * path does (reference azure-provider.md 5.4).
+ * path (`Azure/karpenter-provider-azure`) does.
  *
  * Errors reach us in two shapes: a synchronous failure is a RestError whose `code` is ARM's
  * error code (and `statusCode` the HTTP status); a long-running operation that fails late is a
@@ -73,7 +73,7 @@ export type LaunchErrorClass =
   | { readonly kind: 'overconstrained'; readonly reason: 'OverconstrainedAllocationFailure' }
   | { readonly kind: 'other'; readonly reason: 'LaunchFailed' };
 
-/** Classifies an ARM error code/message as upstream does (table in azure-provider.md 5.4). */
+/** Classifies an ARM error code/message as upstream's launch path does. */
 export function classifyLaunchError(info: ArmErrorInfo): LaunchErrorClass {
   const { code, message } = info;
   if (code === 'OperationNotAllowed') {

@@ -1,8 +1,9 @@
 /**
  * The node image for an instance type: the first `status.images` entry of the AKSNodeClass whose
- * requirements (arch, Hyper-V generation) the instance type satisfies (reference
- * azure-provider.md 2.2), and the VM `imageReference` it becomes: a community gallery image ID
- * (`/CommunityGalleries/...`, self-hosted) or a shared image gallery version ID (`id`, NAP).
+ * requirements (arch, Hyper-V generation) the instance type satisfies (as upstream
+ * `Azure/karpenter-provider-azure`), and the VM `imageReference` it becomes: a community
+ * gallery image ID (`/CommunityGalleries/...`, self-hosted) or a shared image gallery version ID
+ * (`id`, NAP).
  */
 import type { ImageReference } from '@azure/arm-compute';
 import { Requirements } from '@karpenter-ts/scheduling';

@@ -4,8 +4,8 @@
  * cluster, anything else (an IPv4 address, or no DNS IP configured) IPv4. The bootstrap pins the
  * kubelet to that family (see custom-data.ts).
  *
- * AKS's Karpenter supports IPv4 clusters only (reference azure-provider.md 8: no IPv6 or
- * dual-stack; its load-balancer code skips IPv6 pools), so an IPv6 DNS service IP is refused by
+ * AKS's Karpenter supports IPv4 clusters only (upstream `Azure/karpenter-provider-azure`: no IPv6
+ * or dual-stack; its load-balancer code skips IPv6 pools), so an IPv6 DNS service IP is refused by
  * {@link dnsServiceIPProblem} rather than launching nodes that could not work.
  */
 import { isIP } from 'node:net';

@@ -1,7 +1,7 @@
 /**
- * Names and provider IDs of launched machines (reference azure-provider.md 5.2 and 5.5): the VM,
- * its NIC and its OS disk are all named `aks-<node claim name>`; the provider ID is the VM's ARM
- * ID under the `azure://` scheme, with the resource group lower-cased as upstream writes it.
+ * Names and provider IDs of launched machines (as upstream `Azure/karpenter-provider-azure`): the
+ * VM, its NIC and its OS disk are all named `aks-<node claim name>`; the provider ID is the VM's
+ * ARM ID under the `azure://` scheme, with the resource group lower-cased as upstream writes it.
  */
 
 /** Prefix of every VM, NIC and OS disk name. */

@@ -1,7 +1,7 @@
 /**
- * Choosing what to launch for a node claim (reference azure-provider.md 5.1 step 4): among the
- * node claim's instance-type options, keep the types whose requirements intersect the claim's and
- * whose allocatable fits its requests, and their available offerings compatible with the claim.
+ * Choosing what to launch for a node claim (as upstream `Azure/karpenter-provider-azure`): among
+ * the node claim's instance-type options, keep the types whose requirements intersect the claim's
+ * and whose allocatable fits its requests, and their available offerings compatible with the claim.
  * Offerings sort by price, then spot before on-demand, then zonal before regional; equal ones are
  * shuffled (spreading launches across zones), or, for reproducible simulations, ordered by zone
  * name. Types sort by their best offering, then by name.

@@ -1,8 +1,8 @@
 /**
- * The VM's OS disk (reference azure-provider.md 5.3): an ephemeral OS disk when the NodeClass's
- * `osDiskSizeGB` fits the size's largest ephemeral placement (NVMe, else cache, else resource
- * disk; `sku-storage-ephemeralos-maxsize`), otherwise a managed disk. Either way the disk is named
- * like the VM, created from the image, and deleted with the VM.
+ * The VM's OS disk (as upstream `Azure/karpenter-provider-azure`): an ephemeral OS disk when the
+ * NodeClass's `osDiskSizeGB` fits the size's largest ephemeral placement (NVMe, else cache, else
+ * resource disk; `sku-storage-ephemeralos-maxsize`), otherwise a managed disk. Either way the disk
+ * is named like the VM, created from the image, and deleted with the VM.
  *
  * The operator's disk encryption set (`NODE_OSDISK_DISKENCRYPTIONSET_ID`) goes on the OS disk as
  * `managedDisk.diskEncryptionSet.id` whichever kind it is, as upstream does (reference 5.2 "DES id

@@ -1,8 +1,8 @@
 /**
- * Azure tags on launched VMs and NICs (reference azure-provider.md 5.5). ARM tag keys may not hold
- * `/`, so label-style keys are written with `_` (`karpenter.sh/nodepool` -> `karpenter.sh_nodepool`).
- * Precedence: the provider's own tags win over `spec.tags` of the AKSNodeClass, which win over the
- * operator's additional tags (upstream's order).
+ * Azure tags on launched VMs and NICs (as upstream `Azure/karpenter-provider-azure`). ARM tag keys
+ * may not hold `/`, so label-style keys are written with `_` (`karpenter.sh/nodepool` ->
+ * `karpenter.sh_nodepool`). Precedence: the provider's own tags win over `spec.tags` of the
+ * AKSNodeClass, which win over the operator's additional tags (upstream's order).
  */
 
 /** Tag keys the provider writes and reads. */

@@ -1,6 +1,7 @@
 /**
- * The unavailable-offerings cache (reference azure-provider.md 5.4): offerings ARM just refused
- * are kept out of instance types and launches for a while, so the next attempt picks another one.
+ * The unavailable-offerings cache (upstream `Azure/karpenter-provider-azure`'s): offerings ARM just
+ * refused are kept out of instance types and launches for a while, so the next attempt picks
+ * another one.
  *
  * Entries, as upstream keys them:
  * - per size: `(capacity type, size, zone)`;
@@ -111,7 +112,7 @@ export class UnavailableOfferingsCache {
   }
 
   /**
-   * Marks what a launch error says is unavailable (the table of azure-provider.md 5.4). Returns
+   * Marks what a launch error says is unavailable (upstream's table). Returns
    * true when something was marked (false for errors the cache does not track, e.g. regional quota).
    */
   markForError(attempt: AttemptedOffering, cls: LaunchErrorClass): boolean {

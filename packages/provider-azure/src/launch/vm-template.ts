@@ -1,5 +1,6 @@
 /**
- * The ARM bodies of a launch (reference azure-provider.md 5.2): the NIC, then the VM.
+ * The ARM bodies of a launch (upstream `Azure/karpenter-provider-azure`'s `aksscriptless` path):
+ * the NIC, then the VM.
  */
 import type { VirtualMachine } from '@azure/arm-compute';
 import type { NetworkInterface } from '@azure/arm-network';

@@ -1,9 +1,10 @@
 /**
- * The AKSNodeClass `ValidationSucceeded` check (reference azure-provider.md 2.2): when the operator
- * configures an OS disk encryption set (`NODE_OSDISK_DISKENCRYPTIONSET_ID`), the controller's
- * identity must be able to read it (Reader on the set), which upstream checks with a GET of the
- * set; without that role every launch would fail at the VM create. Also the parsing of a disk
- * encryption set ARM ID, which the operator's settings use to refuse a malformed one at start.
+ * The AKSNodeClass `ValidationSucceeded` check (upstream `Azure/karpenter-provider-azure`'s
+ * validation): when the operator configures an OS disk encryption set
+ * (`NODE_OSDISK_DISKENCRYPTIONSET_ID`), the controller's identity must be able to read it (Reader
+ * on the set), which upstream checks with a GET of the set; without that role every launch would
+ * fail at the VM create. Also the parsing of a disk encryption set ARM ID, which the operator's
+ * settings use to refuse a malformed one at start.
  */
 import type { DiskEncryptionSetsOperations } from '@azure/arm-compute';
 import { armErrorOf, armErrorText, isNotFound } from '../launch/arm-errors.js';

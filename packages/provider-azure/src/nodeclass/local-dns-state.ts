@@ -1,7 +1,8 @@
 /**
- * `status.localDNSState` of an AKSNodeClass from `spec.localDNS.mode` (reference azure-provider.md
- * 2.2): Required -> Enabled, Disabled (or no mode) -> Disabled, Preferred -> decided by upstream
- * from the AKS cluster's own LocalDNS gates and kept Enabled once Enabled.
+ * `status.localDNSState` of an AKSNodeClass from `spec.localDNS.mode` (as upstream
+ * `Azure/karpenter-provider-azure`'s status controller): Required -> Enabled, Disabled (or no mode)
+ * -> Disabled, Preferred -> decided by upstream from the AKS cluster's own LocalDNS gates and kept
+ * Enabled once Enabled.
  *
  * We differ on Preferred: this provider does not read the managed cluster's gates, so a Preferred
  * NodeClass not already Enabled resolves to Disabled (the safe side: no 4-vCPU filter, no LocalDNS

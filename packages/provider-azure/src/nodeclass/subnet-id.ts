@@ -1,6 +1,6 @@
 /**
  * Subnet ARM IDs: parsing, same-VNet comparison and recognising the VNet AKS manages itself
- * (reference azure-provider.md 2.1, `vnetSubnetID`).
+ * (upstream `Azure/karpenter-provider-azure`'s `vnetSubnetID` rules).
  */
 
 /** The parts of a subnet ARM ID, as written in it. */

@@ -1,5 +1,5 @@
 /**
- * The AKSNodeClass `SubnetsReady` check (reference azure-provider.md 2.1 `vnetSubnetID` and 2.2):
+ * The AKSNodeClass `SubnetsReady` check (upstream `Azure/karpenter-provider-azure`'s subnet check):
  * the effective subnet (`spec.vnetSubnetID`, else the operator's `--vnet-subnet-id`) must be a
  * subnet ARM ID; a custom one (set and not the cluster subnet) must sit in the cluster subnet's
  * VNet, and that VNet must not be the one AKS manages; and the subnet must exist (an ARM GET).

@@ -1,7 +1,8 @@
 /**
  * `karpenter.azure.com` AKSNodeClass (v1beta1, storage; v1alpha2 has the same fields): the Azure
  * specifics of the nodes a NodePool launches. Field meanings, defaults and validation rules follow
- * reference azure-provider.md section 2; the CRD in crds/ carries the same rules as OpenAPI + CEL.
+ * upstream `Azure/karpenter-provider-azure`'s AKSNodeClass v1beta1; the CRD in crds/ carries the
+ * same rules as OpenAPI + CEL.
  */
 
 /** API group of AKSNodeClass. */

@@ -1,4 +1,4 @@
-// Periodic catalog refresh against the emulator's retail prices endpoint (reference azure-provider.md 6).
+// Periodic catalog refresh against the emulator's retail prices endpoint.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AzurePricing,

@@ -1,4 +1,4 @@
-// The periodic VM size refresh from the ARM Resource SKUs API (reference azure-provider.md 5.1):
+// The periodic VM size refresh from the ARM Resource SKUs API (every 12 h upstream):
 // the real SDK lists the emulator's sizes for the region, the provider then offers exactly them.
 import { locationRestriction, zoneRestriction } from '@karpenter-ts/arm-emulator';
 import { InsufficientCapacityError } from '@karpenter-ts/cloudprovider';
