@@ -81,6 +81,21 @@ export class CreateError extends CloudProviderError {
   }
 }
 
+/**
+ * The NodeOverlay evaluation has not yet covered this NodePool (upstream
+ * `UnevaluatedNodePoolError`): with the `NodeOverlay` gate on, its instance types are not known
+ * until the overlay controller has evaluated every overlay against it, so the provisioner and
+ * disruption leave the pool out until then rather than launch at un-overlaid prices.
+ */
+export class UnevaluatedNodePoolError extends CloudProviderError {
+  /** `metadata.name` of the NodePool. */
+  readonly nodePoolName: string;
+  constructor(nodePoolName: string, options: CloudProviderErrorOptions = {}) {
+    super(`nodepool ${JSON.stringify(nodePoolName)} is awaiting NodeOverlay evaluation`, options);
+    this.nodePoolName = nodePoolName;
+  }
+}
+
 /** Identifies one offering of one instance type: the unit the cloud reports capacity errors for. */
 export interface OfferingKey {
   readonly instanceType: string;
@@ -106,4 +121,9 @@ export function isNodeClassNotReadyError(err: unknown): err is NodeClassNotReady
 /** True when `err` is a {@link CreateError}. */
 export function isCreateError(err: unknown): err is CreateError {
   return err instanceof CreateError;
+}
+
+/** True when `err` is an {@link UnevaluatedNodePoolError}. */
+export function isUnevaluatedNodePoolError(err: unknown): err is UnevaluatedNodePoolError {
+  return err instanceof UnevaluatedNodePoolError;
 }

@@ -24,6 +24,8 @@ export interface Offering {
   /** Convenience copies of the two required single-valued requirements. */
   readonly zone: string;
   readonly capacityType: CapacityType;
+  /** True when a NodeOverlay set or adjusted {@link price} (upstream `IsPriceOverlaid`). */
+  readonly priceOverlayApplied?: boolean;
 }
 
 /** What the node keeps for itself; allocatable = capacity − (kubeReserved + systemReserved + evictionThreshold). */
@@ -46,6 +48,8 @@ export interface InstanceType {
   readonly overhead: InstanceTypeOverhead;
   /** capacity − overhead, floored at zero per resource (computed once). */
   allocatable(): ResourceList;
+  /** True when a NodeOverlay added resources to {@link capacity} (upstream `IsCapacityOverlayApplied`). */
+  readonly capacityOverlayApplied?: boolean;
 }
 
 /** A NodeClass kind this provider manages, e.g. `{group: 'karpenter.azure.com', kind: 'AKSNodeClass'}`. */

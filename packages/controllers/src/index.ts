@@ -83,3 +83,8 @@ export * from './simulation/jobs.js';
 export * from './simulation/daemon-sets.js';
 export * from './node/health/controller.js';
 export * from './go-duration.js';
+export * from './nodeoverlay/adjusted-price.js';
+export * from './nodeoverlay/instance-type-store.js';
+export * from './nodeoverlay/evaluate.js';
+export * from './nodeoverlay/overlaid-cloud-provider.js';
+export * from './nodeoverlay/controller.js';

@@ -44,7 +44,9 @@ export type JsonPatchOperation =
 
 /**
  * The kinds {@link ClusterKubeClient} caches unless told otherwise: every kind of the
- * KubeClient contract, `NodeClass` standing for each configured NodeClass kind.
+ * KubeClient contract, `NodeClass` standing for each configured NodeClass kind, except
+ * `NodeOverlay`, which a controller caches only with its `NodeOverlay` gate on (so a cluster
+ * without that CRD, or without RBAC for it, still syncs).
  */
 export const DefaultCachedKinds: readonly Kind[] = [
   'Pod',

@@ -53,6 +53,13 @@ export const BuiltinResources: Readonly<Record<Exclude<Kind, 'NodeClass'>, Resou
     kind: 'NodeClaim',
     namespaced: false,
   },
+  NodeOverlay: {
+    group: 'karpenter.sh',
+    version: 'v1alpha1',
+    plural: 'nodeoverlays',
+    kind: 'NodeOverlay',
+    namespaced: false,
+  },
 };
 
 /**

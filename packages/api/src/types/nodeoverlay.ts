@@ -36,3 +36,9 @@ export interface NodeOverlay {
   spec: NodeOverlaySpec;
   status?: NodeOverlayStatus;
 }
+
+/** NodeOverlay condition types (upstream: `ValidationSucceeded`, and the root `Ready` it decides). */
+export const NodeOverlayConditions = {
+  Ready: 'Ready',
+  ValidationSucceeded: 'ValidationSucceeded',
+} as const;

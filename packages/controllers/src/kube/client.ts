@@ -21,6 +21,7 @@ import type {
   Node,
   NodeClaim,
   NodeClassReference,
+  NodeOverlay,
   NodePool,
   ObjectMeta,
   Pod,
@@ -49,6 +50,8 @@ export interface KubeObjects {
   NodePool: NodePool;
   NodeClaim: NodeClaim;
   NodeClass: NodeClassObject;
+  /** `karpenter.sh/v1alpha1` (gate NodeOverlay). */
+  NodeOverlay: NodeOverlay;
 }
 
 /** One of the kinds in {@link KubeObjects}. */

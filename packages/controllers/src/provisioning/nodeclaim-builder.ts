@@ -12,6 +12,7 @@ import {
   NodePoolHashVersion,
   WellKnownLabels,
 } from '@karpenter-ts/api';
+import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { formatResourceList, type NewNodeClaim } from '@karpenter-ts/scheduling';
 
 /** Requirement keys that exist only during the scheduling simulation and never reach a NodeClaim. */
@@ -34,8 +35,10 @@ export interface BuildNodeClaimOptions {
  * - `generateName: <nodepool>-`, owner reference to the NodePool (blockOwnerDeletion);
  * - labels: template labels, `karpenter.sh/nodepool`, the NodeClass label, and each custom
  *   (not well-known) requirement key pinned to a single value;
- * - annotations: template annotations, the NodePool hash and hash version, and
- *   `nodeclaim-min-values-relaxed` when the requirements carry minValues;
+ * - annotations: template annotations, the NodePool hash and hash version,
+ *   `nodeclaim-min-values-relaxed` when the requirements carry minValues, and
+ *   `karpenter.sh/price-overlay-applied` / `karpenter.sh/capacity-overlay-applied: "true"` when a
+ *   NodeOverlay changed the price or capacity of any of its instance-type options (upstream);
  * - spec: the template's taints, startup taints, NodeClass, terminationGracePeriod and
  *   expireAfter; the result's requirements (instance types already cut to the cheapest ≤600,
  *   capacity type already narrowed by the scheduler) minus simulation-only keys; and
@@ -43,7 +46,7 @@ export interface BuildNodeClaimOptions {
  */
 export function buildNodeClaim(
   nodePool: NodePool,
-  result: NewNodeClaim,
+  result: NewNodeClaim | NewNodeClaim<InstanceType>,
   options: BuildNodeClaimOptions = {},
 ): NodeClaim {
   const poolName = nodePool.metadata.name ?? '';
@@ -69,6 +72,13 @@ export function buildNodeClaim(
   };
   if (result.requirements.hasMinValues()) {
     annotations[Annotations.NodeClaimMinValuesRelaxed] = String(result.minValuesRelaxed);
+  }
+  const typeOptions = result.instanceTypeOptions as readonly Partial<InstanceType>[];
+  if (typeOptions.some((it) => it.offerings?.some((o) => o.priceOverlayApplied === true))) {
+    annotations[Annotations.PriceOverlayApplied] = 'true';
+  }
+  if (typeOptions.some((it) => it.capacityOverlayApplied === true)) {
+    annotations[Annotations.CapacityOverlayApplied] = 'true';
   }
 
   return {

@@ -10,6 +10,7 @@
 import type { NodeClaim, NodePool, Pod } from '@karpenter-ts/api';
 import { NodePoolConditions, nodePoolHash } from '@karpenter-ts/api';
 import {
+  isUnevaluatedNodePoolError,
   managesNodeClass,
   type CloudProvider,
   type InstanceType,
@@ -184,7 +185,8 @@ export class Provisioner {
   /**
    * The NodePools the scheduler may launch from ({@link readyNodePools}) by name, and their
    * instance types (pools whose listing fails get an `InstanceTypesUnavailable` event and are
-   * left out; pools with no types are left out). Shared by provisioning and the disruption
+   * left out; pools with no types, and pools the NodeOverlay evaluation has not covered yet
+   * (UnevaluatedNodePoolError), are left out). Shared by provisioning and the disruption
    * simulations, so both see the same catalog.
    */
   async schedulingInputs(): Promise<SchedulingInputs> {
@@ -197,6 +199,9 @@ export class Provisioner {
         const types = await this.#o.cloudProvider.getInstanceTypes(pool);
         if (types.length > 0) instanceTypes.set(pool.metadata.name ?? '', types);
       } catch (err) {
+        // Awaiting the NodeOverlay controller's first evaluation of this pool: left out for
+        // now (upstream), without an event, as it resolves within a pass.
+        if (isUnevaluatedNodePoolError(err)) continue;
         client.recordEvent({
           involved: { kind: 'NodePool', name: pool.metadata.name ?? '' },
           type: 'Warning',

@@ -1,8 +1,9 @@
 /**
  * Runs every controller of this package against a {@link MemoryKubeClient} and a cloud
  * provider on a {@link ManualClock}, in fixed ticks: the in-memory stand-in for the operator's
- * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: NodePool
- * validation, readiness, counter and hash, the ReplicaSet and kube-scheduler stand-ins, the provisioning triggers,
+ * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: the
+ * NodeOverlay controller (gate `NodeOverlay`: when a NodeOverlay, NodePool or NodeClass changed,
+ * or 6 h after its last pass), NodePool validation, readiness, counter and hash, the ReplicaSet and kube-scheduler stand-ins, the provisioning triggers,
  * the provisioner, the node claim lifecycle for every NodeClaim, the NodeClaim disruption
  * conditions and expiration (each NodeClaim when its requeue time comes or it or its NodePool
  * changed), the disruption controller (on its requeue) and its orchestration queue, the kubelet
@@ -35,6 +36,10 @@ import { NodeTermination } from '../termination/controller.js';
 import { SimKubeScheduler } from './kube-scheduler.js';
 import { SimKubelet, type SimKubeletOptions } from './kubelet.js';
 import { SimReplicaSets } from './replica-sets.js';
+import { NodeOverlayController } from '../nodeoverlay/controller.js';
+import { InstanceTypeStore } from '../nodeoverlay/instance-type-store.js';
+import { OverlaidCloudProvider } from '../nodeoverlay/overlaid-cloud-provider.js';
+import { allowUndefinedWellKnownLabels } from '@karpenter-ts/scheduling';
 
 /** Options of {@link ControllerLoop}. */
 export interface ControllerLoopOptions {
@@ -57,6 +62,12 @@ export interface ControllerLoopOptions {
   readonly spotToSpotConsolidation?: boolean;
   /** Feature gate `NodeRepair`: replace nodes the provider's repair policies call unhealthy; default false. */
   readonly nodeRepair?: boolean;
+  /**
+   * Feature gate `NodeOverlay` (default false, as upstream): every controller reads instance
+   * types through the overlaid cloud provider and the NodeOverlay controller evaluates the
+   * overlays and writes their conditions.
+   */
+  readonly nodeOverlay?: boolean;
   readonly disruptionObserver?: DisruptionObserver;
 }
 
@@ -80,6 +91,12 @@ export class ControllerLoop {
   readonly kubeScheduler: SimKubeScheduler | undefined;
   /** Workloads whose pods come back after an eviction (register them with `add`). */
   readonly replicaSets: SimReplicaSets;
+  /** The NodeOverlay controller, with the `NodeOverlay` gate on. */
+  readonly nodeOverlay: NodeOverlayController | undefined;
+  /** The cloud provider the controllers use (overlaid with the `NodeOverlay` gate on). */
+  readonly cloudProvider: CloudProvider;
+  #nextOverlay = 0;
+  #overlayInputs = '';
   #nextGc = 0;
   #nextDisruption = 0;
   /** Per NodeClaim name: when its disruption conditions and expiration are due, and what they saw. */
@@ -88,7 +105,28 @@ export class ControllerLoop {
   #stopPodEvents: (() => void) | undefined;
 
   constructor(private readonly o: ControllerLoopOptions) {
-    const { client, cloudProvider, clock } = o;
+    const { client, clock } = o;
+    let cloudProvider = o.cloudProvider;
+    if (o.nodeOverlay === true) {
+      const store = new InstanceTypeStore();
+      const extra = o.provisioner?.extraWellKnownLabels;
+      this.nodeOverlay = new NodeOverlayController({
+        client,
+        cloudProvider: o.cloudProvider,
+        store,
+        clock,
+        ...(extra !== undefined
+          ? {
+              validation: { extraWellKnownLabels: [...extra] },
+              allowUndefinedLabels: allowUndefinedWellKnownLabels(extra),
+            }
+          : {}),
+      });
+      cloudProvider = new OverlaidCloudProvider(o.cloudProvider, store);
+    } else {
+      this.nodeOverlay = undefined;
+    }
+    this.cloudProvider = cloudProvider;
     this.cluster = new Cluster(clock);
     this.nodePoolValidation = new NodePoolValidation({ client, clock });
     this.nodePoolReadiness = new NodePoolReadiness({ client, cloudProvider, clock });
@@ -145,6 +183,7 @@ export class ControllerLoop {
   /** One tick (see the module comment). */
   async step(): Promise<void> {
     const { client, clock } = this.o;
+    await this.#reconcileNodeOverlays();
     for (const pool of await client.list('NodePool')) {
       await this.nodePoolValidation.reconcile(pool.metadata.name ?? '');
       await this.nodePoolReadiness.reconcile(pool.metadata.name ?? '');
@@ -193,6 +232,31 @@ export class ControllerLoop {
     for (const due of this.#claimDue.values())
       if (nodeClaims === undefined || due.at < nodeClaims) nodeClaims = due.at;
     return { disruption: this.#nextDisruption, garbageCollection: this.#nextGc, nodeClaims };
+  }
+
+  /**
+   * The NodeOverlay controller, when the spec of an overlay or pool, or a NodeClass, changed
+   * since its last pass (its own status writes do not count), or its requeue is due (6 h; 1 s
+   * after a status conflict, 10 s after a failed listing).
+   */
+  async #reconcileNodeOverlays(): Promise<void> {
+    if (this.nodeOverlay === undefined) return;
+    const { client, clock } = this.o;
+    const inputs = [
+      ...(await client.list('NodeOverlay')).map(
+        (o) => `o ${o.metadata.name} ${JSON.stringify(o.spec)}`,
+      ),
+      ...(await client.list('NodePool')).map(
+        (p) => `p ${p.metadata.name} ${JSON.stringify(p.spec)}`,
+      ),
+      ...(await client.list('NodeClass')).map(
+        (c) => `c ${c.kind} ${c.metadata.name} ${c.metadata.resourceVersion}`,
+      ),
+    ].join('\n');
+    if (inputs === this.#overlayInputs && clock.now() < this.#nextOverlay) return;
+    const r = await this.nodeOverlay.reconcile();
+    this.#overlayInputs = inputs;
+    this.#nextOverlay = clock.now() + (r.requeueAfter ?? 1) * 1000;
   }
 
   /** NodeClaim disruption conditions and expiration, for claims that are due or changed. */

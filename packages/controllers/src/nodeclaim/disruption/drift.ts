@@ -14,7 +14,12 @@
  */
 import type { NodeClaim, NodePool } from '@karpenter-ts/api';
 import { Annotations, Labels } from '@karpenter-ts/api';
-import { CapacityTypeLabel, type CloudProvider } from '@karpenter-ts/cloudprovider';
+import {
+  CapacityTypeLabel,
+  isUnevaluatedNodePoolError,
+  type CloudProvider,
+  type InstanceType,
+} from '@karpenter-ts/cloudprovider';
 import { Requirements } from '@karpenter-ts/scheduling';
 import { timeMs } from '../../clock.js';
 
@@ -56,7 +61,15 @@ export async function instanceTypeDrift(
   const labels = nodeClaim.metadata.labels ?? {};
   const name = labels[Labels.InstanceType];
   if (name === undefined) return 'InstanceTypeNotFound';
-  const it = (await cloudProvider.getInstanceTypes(nodePool)).find((t) => t.name === name);
+  let types: InstanceType[];
+  try {
+    types = await cloudProvider.getInstanceTypes(nodePool);
+  } catch (err) {
+    // Awaiting NodeOverlay evaluation: no verdict yet rather than a false InstanceTypeNotFound.
+    if (isUnevaluatedNodePoolError(err)) return '';
+    throw err;
+  }
+  const it = types.find((t) => t.name === name);
   if (it === undefined) return 'InstanceTypeNotFound';
   const asLabels =
     labels[CapacityTypeLabel] === 'reserved'
