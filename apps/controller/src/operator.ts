@@ -226,6 +226,8 @@ export async function startOperator(
       kubeconfig: options.kubeconfig,
       nodeClasses: [azureSettings !== undefined ? AKSNodeClassResource : SimNodeClassResource],
       userAgent: `karpenter-ts-controller/${env.version}`,
+      // NodeOverlays are cached only when their gate is on (the CRD and RBAC may be absent).
+      nodeOverlays: options.featureGates.NodeOverlay,
       rateLimit: { qps: options.kubeClientQps, burst: options.kubeClientBurst },
       onInformerError: (err, resource) => {
         const hint = informerFailureHint(err, resource);
@@ -268,6 +270,7 @@ export async function startOperator(
       validation: { extraWellKnownLabels: wiring.extraWellKnownLabels },
       spotToSpotConsolidation: options.featureGates.SpotToSpotConsolidation,
       nodeRepair: options.featureGates.NodeRepair,
+      nodeOverlay: options.featureGates.NodeOverlay,
       periodic: wiring.periodic,
       nodeClassReconcilers: wiring.nodeClassReconcilers,
       ...(wiring.garbageCollection !== undefined

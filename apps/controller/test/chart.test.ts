@@ -59,6 +59,8 @@ describe('Helm chart', () => {
           (v) => `karpenter.sh/nodeclaims:${v}`,
         ),
         ...['update', 'patch'].map((v) => `karpenter.sh/nodeclaims/status:${v}`),
+        ...['get', 'list', 'watch'].map((v) => `karpenter.sh/nodeoverlays:${v}`),
+        ...['update', 'patch'].map((v) => `karpenter.sh/nodeoverlays/status:${v}`),
         ...['update', 'patch', 'delete'].map((v) => `core/nodes:${v}`),
         'core/pods/eviction:create',
         'core/pods:delete',

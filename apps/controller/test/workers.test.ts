@@ -31,6 +31,7 @@ describe('reconcile workers from --cpu-requests', () => {
       disruption: 1,
       'disruption-queue': 1,
       'node-health': 10,
+      nodeoverlay: 1,
     });
   });
 

@@ -9,6 +9,7 @@ import type { KubeClient } from '@karpenter-ts/controllers';
 import {
   ClusterKubeClient,
   connect,
+  DefaultCachedKinds,
   LeaderElector,
   type ClientRateLimit,
   type LeaderElectionOptions,
@@ -51,6 +52,8 @@ export interface ConnectClusterOptions {
   /** The NodeClass kinds the provider manages (cached and served as `NodeClass`). */
   readonly nodeClasses: readonly ResourceType[];
   readonly userAgent: string;
+  /** Cache and serve `NodeOverlay` (the `NodeOverlay` gate); default false. */
+  readonly nodeOverlays?: boolean;
   /** Client-side rate limit (`--kube-client-qps`, `--kube-client-burst`). */
   readonly rateLimit?: ClientRateLimit;
   /**
@@ -80,6 +83,7 @@ export function connectCluster(options: ConnectClusterOptions): ClusterRuntime {
   });
   const client = new ClusterKubeClient(connection, {
     nodeClasses: options.nodeClasses,
+    ...(options.nodeOverlays === true ? { kinds: [...DefaultCachedKinds, 'NodeOverlay'] } : {}),
     informer: {
       onError: (err, r) => options.onInformerError?.(err, `${r.plural}.${r.group || 'core'}`),
     },

@@ -16,6 +16,7 @@
  * | node-health | Node name | Node events, when the NodeRepair gate is on; its own requeue |
  * | disruption | singleton | its own requeue (10 s poll; 15 s validation wait) |
  * | disruption-queue | singleton | commands started; its own requeue (1 s while commands wait) |
+ * | nodeoverlay | singleton | NodeOverlay, NodePool and NodeClass events, when the NodeOverlay gate is on; start; its own requeue (6 h) |
  * | garbagecollection | singleton | start; deletion of a NodeClaim without provider ID (while it collects orphan instances); its own requeue (2 min; sooner while an orphan waits to be 30 s old) |
  *
  * Watches report only changes made after they subscribe, and the informers list before the
@@ -42,6 +43,9 @@ import {
   consolidationType,
   decision,
   NodeClaimLifecycle,
+  InstanceTypeStore,
+  NodeOverlayController,
+  OverlaidCloudProvider,
   NodePoolCounter,
   NodePoolReadiness,
   NodePoolValidation,
@@ -55,7 +59,9 @@ import {
   type KubeClient,
   type ProvisionerOptions,
   type ReconcileResult,
+  type WatchEvent,
 } from '@karpenter-ts/controllers';
+import { allowUndefinedWellKnownLabels } from '@karpenter-ts/scheduling';
 import type { Logger } from 'pino';
 import { meteredCloudProvider } from '../observability/metered-cloud-provider.js';
 import type { OperatorMetrics } from '../observability/metrics.js';
@@ -96,6 +102,12 @@ export interface ManagerOptions {
   readonly spotToSpotConsolidation?: boolean;
   /** Feature gate `NodeRepair` (default false): run node repair with the provider's policies. */
   readonly nodeRepair?: boolean;
+  /**
+   * Feature gate `NodeOverlay` (default false, as upstream): every controller reads instance
+   * types through the overlaid cloud provider, and the NodeOverlay controller runs. The client
+   * must cache `NodeOverlay` then.
+   */
+  readonly nodeOverlay?: boolean;
 }
 
 const Singleton = 'singleton';
@@ -108,7 +120,10 @@ export class Manager {
   readonly garbageCollection: GarbageCollection;
   /** The disruption controller and its orchestration queue (their queues start with {@link start}). */
   readonly disruption: DisruptionController;
+  /** The NodeOverlay controller (gate NodeOverlay), else undefined. */
+  readonly nodeOverlay: NodeOverlayController | undefined;
   readonly #o: ManagerOptions;
+  readonly #cloud: (controller: string) => CloudProvider;
   readonly #queues: WorkQueue[] = [];
   readonly #unwatch: (() => void)[] = [];
   #stopPeriodic: (() => void) | undefined;
@@ -120,8 +135,27 @@ export class Manager {
   constructor(options: ManagerOptions) {
     this.#o = options;
     const { client, clock, metrics } = options;
-    const cloud = (controller: string) =>
+    const metered = (controller: string) =>
       meteredCloudProvider(options.cloudProvider, metrics, controller);
+    let cloud = metered;
+    if (options.nodeOverlay === true) {
+      const store = new InstanceTypeStore();
+      const extra = options.provisioner?.extraWellKnownLabels;
+      this.nodeOverlay = new NodeOverlayController({
+        client,
+        cloudProvider: metered('nodeoverlay'),
+        store,
+        clock,
+        ...(options.validation ? { validation: options.validation } : {}),
+        ...(extra !== undefined
+          ? { allowUndefinedLabels: allowUndefinedWellKnownLabels(extra) }
+          : {}),
+      });
+      cloud = (controller: string) => new OverlaidCloudProvider(metered(controller), store);
+    } else {
+      this.nodeOverlay = undefined;
+    }
+    this.#cloud = cloud;
     this.cluster = new Cluster(clock);
     this.provisioner = new Provisioner({
       ...(options.provisioner ?? {}),
@@ -157,8 +191,7 @@ export class Manager {
     if (this.#started) return;
     this.#started = true;
     const { client, clock, logger, metrics } = this.#o;
-    const cloud = (controller: string) =>
-      meteredCloudProvider(this.#o.cloudProvider, metrics, controller);
+    const cloud = this.#cloud;
     const validation = new NodePoolValidation({ ...(this.#o.validation ?? {}), client, clock });
     const readiness = new NodePoolReadiness({
       client,
@@ -246,6 +279,11 @@ export class Manager {
       earliest(await claimDisruption.reconcile(name), await expiration.reconcile(name)),
     );
     const nodeHealth = queue('node-health', (name) => health.reconcile(name));
+    const overlayController = this.nodeOverlay;
+    const overlays =
+      overlayController === undefined
+        ? undefined
+        : queue('nodeoverlay', () => overlayController.reconcile());
     const disruptionQueue = queue('disruption-queue', () => this.disruption.queue.reconcile());
     const disruption = queue('disruption', async () => {
       // By identity, not by count: the queue may finish a command while this pass starts one.
@@ -261,8 +299,30 @@ export class Manager {
     const createdSinceStart = (ts: Date | string | undefined) =>
       ts !== undefined && new Date(ts).getTime() >= startedAt;
 
+    // Overlays are re-evaluated on spec changes only (upstream's GenerationChangedPredicate):
+    // status writes (the overlay controller's own, NodePool readiness and counters) do not count.
+    const generations = new Map<string, number | undefined>();
+    const specChanged = (kind: string, e: WatchEvent<'NodeOverlay' | 'NodePool' | 'NodeClass'>) => {
+      const key = `${kind}/${e.object.metadata.name ?? ''}`;
+      const generation = e.object.metadata.generation;
+      if (e.type === 'DELETED') {
+        generations.delete(key);
+        return true;
+      }
+      const changed = generation === undefined || generations.get(key) !== generation;
+      generations.set(key, generation);
+      return changed;
+    };
+    if (overlays !== undefined) {
+      this.#unwatch.push(
+        client.watch('NodeOverlay', (e) => {
+          if (specChanged('NodeOverlay', e)) overlays.add(Singleton);
+        }),
+      );
+    }
     this.#unwatch.push(
       client.watch('NodePool', (e) => {
+        if (overlays !== undefined && specChanged('NodePool', e)) overlays.add(Singleton);
         nodePools.add(e.object.metadata.name ?? '');
         if (e.type !== 'DELETED') counters.add(e.object.metadata.name ?? '');
         // A template or disruption change moves drift and consolidatable state of its claims.
@@ -279,6 +339,7 @@ export class Manager {
       client.watch('NodeClass', async (e) => {
         const name = e.object.metadata.name ?? '';
         nodeClasses.add(name);
+        if (overlays !== undefined && specChanged(e.object.kind, e)) overlays.add(Singleton);
         for (const pool of await client.list('NodePool')) nodePools.add(pool.metadata.name ?? '');
         // A NodeClass change (its spec, or status such as a provider's node images) moves the
         // drift of the node claims launched from it (upstream's NodeClassEventHandler); without
@@ -349,6 +410,7 @@ export class Manager {
       nodeTrigger.add(name);
       if (node.metadata?.deletionTimestamp !== undefined) terminations.add(name);
     }
+    overlays?.add(Singleton);
     provisioner.add(Singleton);
     disruption.add(Singleton);
     this.#unwatch.push(podEvents.start());

@@ -12,7 +12,7 @@
  * | nodeclaim-disruption | 10 → 1000 | NodeClaim disruption conditions and expiration |
  * | node-health | 10 → 1000 | node repair (gate NodeRepair) |
  * | nodepool, nodeclass, node-trigger | 10 (fixed) | ours; not scaled |
- * | provisioner, garbagecollection, disruption, disruption-queue | 1 | singletons |
+ * | provisioner, garbagecollection, disruption, disruption-queue, nodeoverlay | 1 | singletons |
  *
  * A worker here is an async reconcile in flight, not a thread: the bound is how many keys of a
  * queue are reconciled at once (a launch waits on the cloud for its whole create, so the
@@ -35,7 +35,8 @@ export type QueueName =
   | 'nodeclaim-disruption'
   | 'disruption'
   | 'disruption-queue'
-  | 'node-health';
+  | 'node-health'
+  | 'nodeoverlay';
 
 /** Workers (keys reconciled at once) of each queue. */
 export type QueueWorkers = Readonly<Record<QueueName, number>>;
@@ -74,5 +75,6 @@ export function queueWorkers(cpuRequestsMillicores: number): QueueWorkers {
     disruption: 1,
     'disruption-queue': 1,
     'node-health': linearScaleWorkers(cores, 10, 1000),
+    nodeoverlay: 1,
   };
 }
