@@ -17,6 +17,7 @@ import {
   MaintenanceWindowEndKey,
   MaintenanceWindowStartKey,
   NodeImageResolver,
+  apiServerVersion,
   cachedKubernetesVersion,
   checkSubnetReadiness,
   maintenanceWindowOpen,
@@ -719,5 +720,29 @@ describe('cachedKubernetesVersion', () => {
     expect(await version()).toBe('1.34.0');
     c.advance(1);
     expect(await version()).toBe('1.34.1');
+  });
+});
+
+describe('apiServerVersion', () => {
+  it("reads GET /version's gitVersion as major.minor.patch, without the v and any suffix", async () => {
+    const paths: string[] = [];
+    const get = async (_method: 'GET', path: string) => {
+      paths.push(path);
+      return { gitVersion: 'v1.36.3+k3s1', major: '1', minor: '36' };
+    };
+    expect(await apiServerVersion(get)).toBe('1.36.3');
+    expect(paths).toEqual(['/version']);
+  });
+
+  it('raises naming an unreadable gitVersion, and what the API request raised', async () => {
+    await expect(apiServerVersion(async () => ({ gitVersion: 'latest' }))).rejects.toThrow(
+      'API server /version gitVersion "latest" is unreadable',
+    );
+    await expect(apiServerVersion(async () => ({}))).rejects.toThrow(
+      'API server /version gitVersion undefined is unreadable',
+    );
+    await expect(
+      apiServerVersion(() => Promise.reject(new Error('connect ECONNREFUSED'))),
+    ).rejects.toThrow('ECONNREFUSED');
   });
 });
