@@ -21,6 +21,8 @@ export function isEmulatedPublicParameter(name: string): boolean {
 export interface RecordedRequest {
   readonly service: string;
   readonly action: string;
+  /** The decoded form of a query-protocol request (EC2, IAM); undefined for JSON services. */
+  readonly params?: URLSearchParams;
 }
 
 /** What the proxy needs from the emulator. */
@@ -101,7 +103,11 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
   const text = body.toString('utf8');
   const service = serviceOf(req);
   const action = actionOf(service, req, text);
-  ctx.requests.push({ service, action });
+  ctx.requests.push({
+    service,
+    action,
+    ...(service === 'ec2' || service === 'iam' ? { params: new URLSearchParams(text) } : {}),
+  });
 
   for (const effect of ctx.faults.takeCall(service, action)) {
     if (effect.kind === 'delay') await new Promise((r) => setTimeout(r, effect.ms));
