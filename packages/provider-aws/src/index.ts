@@ -21,3 +21,4 @@ export * from './cloudprovider/options.js';
 export * from './cloudprovider/instance.js';
 export * from './cloudprovider/nodeclass-hash.js';
 export * from './cloudprovider/aws-cloud-provider.js';
+export * from './controllers/nodeclass/status/controller.js';
