@@ -24,3 +24,9 @@ export { reportData, TIMELINE_EVENT_TYPES } from './report/report-data.js';
 export type * from './report/report-data.js';
 export { summaryRows, SUMMARY_COLUMNS } from './report/summary-rows.js';
 export { readOutput, mergeOutputs } from './report/read-output.js';
+export { autoscalerFactory } from './engine/autoscalers.js';
+export {
+  clusterAutoscaler,
+  type ClusterAutoscalerSettings,
+} from './cluster-autoscaler/cluster-autoscaler.js';
+export { AUTOSCALER_NAMES } from './scenario/types.js';

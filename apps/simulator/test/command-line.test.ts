@@ -13,7 +13,7 @@ describe('karpenter-ts-sim', () => {
     const path = writeScenario(scenarioYaml('events: []\n'));
     expect(await run(['validate', path], io)).toBe(0);
     expect(io.stdout).toMatch(
-      /^ok: test: 2h, 0 event\(s\), \d+ object\(s\) from 1 manifest path\(s\), on azure\n$/,
+      /^ok: test: 2h, 0 event\(s\), \d+ object\(s\) from 1 manifest path\(s\), on azure, under karpenter\n$/,
     );
   });
 

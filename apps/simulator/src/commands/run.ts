@@ -16,10 +16,16 @@ import type { Runtime } from '../runtime.js';
 import { defaultScenarioPath } from '../scenario/default-scenario.js';
 import { durationSeconds, formatSeconds } from '../scenario/durations.js';
 import { loadScenario } from '../scenario/load.js';
-import type { CloudRun, Scenario } from '../scenario/types.js';
+import {
+  AUTOSCALER_NAMES,
+  type AutoscalerName,
+  type CloudRun,
+  type Scenario,
+} from '../scenario/types.js';
 
 interface RunFlags {
   cloud?: string[];
+  autoscaler?: string[];
   seed?: string;
   duration?: string;
   out?: string;
@@ -46,6 +52,10 @@ export function registerRun(program: Command, runtime: Runtime): void {
     .option(
       '--cloud <clouds...>',
       "run on these clouds instead of the scenario's: cloud[:region] (azure, aws, sim), e.g. aws:us-west-2; put the scenario file before it",
+    )
+    .option(
+      '--autoscaler <names...>',
+      "run under these autoscalers instead of the scenario's: karpenter, cluster-autoscaler (the baseline)",
     )
     .option('--seed <n>', "seed instead of the scenario's (an integer 0..4294967295)")
     .option('--duration <duration>', 'run only this long (e.g. 6h): events after it are dropped')
@@ -77,6 +87,10 @@ export function registerRun(program: Command, runtime: Runtime): void {
           flags.cloud === undefined
             ? scenario.clouds
             : flags.cloud.map((c) => parseCloud(c, scenario)),
+        autoscalers:
+          flags.autoscaler === undefined
+            ? scenario.autoscalers
+            : parseAutoscalers(flags.autoscaler),
         solver: flags.solver,
         fastForward: flags.fastForward,
         workers: flags.workers,
@@ -133,6 +147,16 @@ function withOverrides(scenario: Scenario, flags: RunFlags): Scenario {
     out = { ...out, durationSeconds: Math.min(seconds, scenario.durationSeconds) };
   }
   return out;
+}
+
+/** The `--autoscaler` values. */
+function parseAutoscalers(values: readonly string[]): AutoscalerName[] {
+  for (const v of values)
+    if (!AUTOSCALER_NAMES.includes(v as AutoscalerName))
+      throw new UsageError(
+        `--autoscaler: expected ${AUTOSCALER_NAMES.join(' or ')}, got ${JSON.stringify(v)}`,
+      );
+  return [...new Set(values as AutoscalerName[])];
 }
 
 /** A `--cloud` value; the scenario's own manifests for that cloud come along. */

@@ -17,7 +17,7 @@ export function registerValidate(program: Command, runtime: Runtime): void {
     .action(async (file: string) => {
       const scenario = await loadScenario(file);
       runtime.io.out(
-        `ok: ${scenario.name}: ${formatSeconds(scenario.durationSeconds)}, ${scenario.events.length} event(s), ${scenario.documents.length} object(s) from ${scenario.manifests.length} manifest path(s), on ${scenario.clouds.map((c) => `${c.cloud}${c.region ? `:${c.region}` : ''}`).join(', ')}\n`,
+        `ok: ${scenario.name}: ${formatSeconds(scenario.durationSeconds)}, ${scenario.events.length} event(s), ${scenario.documents.length} object(s) from ${scenario.manifests.length} manifest path(s), on ${scenario.clouds.map((c) => `${c.cloud}${c.region ? `:${c.region}` : ''}`).join(', ')}, under ${scenario.autoscalers.join(', ')}\n`,
       );
     });
 }

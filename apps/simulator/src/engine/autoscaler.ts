@@ -50,6 +50,8 @@ export interface AutoscalerContext {
   readonly cluster: SimulatedCluster;
   readonly recorder: MeasureRecorder;
   readonly settings: KarpenterSettings;
+  /** The scenario's seed (an autoscaler's own random draws come from it). */
+  readonly seed: number;
   /** Solver of the scheduling hot path. */
   readonly solver: 'wasm' | 'ts';
 }

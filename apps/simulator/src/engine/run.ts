@@ -67,6 +67,7 @@ export async function runScenario(
     cluster,
     recorder,
     settings: scenario.karpenter,
+    seed: scenario.seed,
     solver: options.solver ?? 'wasm',
   });
   const lifecycle = new SimPodLifecycle({ client, clock, deleteCompleted: false });

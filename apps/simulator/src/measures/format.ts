@@ -39,7 +39,7 @@ export type CapacityTypeName = 'on-demand' | 'spot' | 'reserved';
 export interface RunOutput {
   /** `autoscaler/cloud/region`, e.g. `karpenter/azure/eastus`. */
   readonly id: string;
-  /** `karpenter` (a Cluster Autoscaler model will be `cluster-autoscaler`). */
+  /** `karpenter`, or `cluster-autoscaler` for the baseline model. */
   readonly autoscaler: string;
   readonly cloud: string;
   readonly region: string;

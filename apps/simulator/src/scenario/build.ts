@@ -346,6 +346,13 @@ export function buildScenario(
         spotToSpotConsolidation: data.karpenter?.spotToSpotConsolidation ?? false,
         nodeRepair: data.karpenter?.nodeRepair ?? false,
       },
+      autoscalers: data.autoscalers ?? ['karpenter'],
+      clusterAutoscaler: {
+        expander: data.clusterAutoscaler?.expander ?? 'random',
+        ...(data.clusterAutoscaler?.nodeGroups !== undefined
+          ? { nodeGroups: data.clusterAutoscaler.nodeGroups }
+          : {}),
+      },
       events,
     },
   };

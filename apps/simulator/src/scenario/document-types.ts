@@ -100,5 +100,16 @@ export interface ScenarioData {
   manifests: string[];
   nodeStartup?: Partial<Record<'azure' | 'aws' | 'sim', StartupData>>;
   karpenter?: { spotToSpotConsolidation?: boolean; nodeRepair?: boolean };
+  autoscalers?: ('karpenter' | 'cluster-autoscaler')[];
+  clusterAutoscaler?: {
+    expander?: 'random' | 'least-waste' | 'price';
+    nodeGroups?: {
+      nodePool: string;
+      instanceTypes: string[];
+      capacityType?: 'on-demand' | 'spot';
+      minSize?: number;
+      maxSize?: number;
+    }[];
+  };
   events?: EventData[];
 }

@@ -212,6 +212,40 @@ export const SCENARIO_SCHEMA = {
         nodeRepair: { type: 'boolean' },
       },
     },
+    autoscalers: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: ['karpenter', 'cluster-autoscaler'] },
+      description: 'the autoscalers each cloud runs under (default [karpenter])',
+    },
+    clusterAutoscaler: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        expander: { enum: ['random', 'least-waste', 'price'] },
+        nodeGroups: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['nodePool', 'instanceTypes'],
+            properties: {
+              nodePool: { type: 'string', minLength: 1 },
+              instanceTypes: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'string', minLength: 1 },
+              },
+              capacityType: { enum: ['on-demand', 'spot'] },
+              minSize: { type: 'integer', minimum: 0 },
+              maxSize: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
+      },
+    },
     events: {
       type: 'array',
       items: {

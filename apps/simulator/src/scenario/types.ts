@@ -41,6 +41,24 @@ export interface KarpenterSettings {
   readonly nodeRepair: boolean;
 }
 
+/** The autoscalers a scenario can run under. */
+export const AUTOSCALER_NAMES = ['karpenter', 'cluster-autoscaler'] as const;
+export type AutoscalerName = (typeof AUTOSCALER_NAMES)[number];
+
+/** Settings of the Cluster Autoscaler baseline (see docs/simulator.md). */
+export interface ClusterAutoscalerScenario {
+  /** CA's `--expander`: `random` (CA's default), `least-waste` or `price`. */
+  readonly expander: 'random' | 'least-waste' | 'price';
+  /** Node groups per NodePool; undefined: one group per size of each NodePool's cheapest family. */
+  readonly nodeGroups?: readonly {
+    readonly nodePool: string;
+    readonly instanceTypes: readonly string[];
+    readonly capacityType?: 'on-demand' | 'spot';
+    readonly minSize?: number;
+    readonly maxSize?: number;
+  }[];
+}
+
 /** A daily (or `periodSeconds`) profile: a multiplier of a workload's replicas over time. */
 export interface Curve {
   /** `step` holds each point's value until the next; `linear` interpolates; `sine` eases (half a cosine) between points. */
@@ -204,6 +222,9 @@ export interface Scenario {
   /** Per cloud overrides of the node start delays (missing parts take the cloud's defaults). */
   readonly nodeStartup: Readonly<Partial<Record<CloudName, Partial<NodeStartup>>>>;
   readonly karpenter: KarpenterSettings;
+  /** The autoscalers each cloud runs under, in order (default: Karpenter alone). */
+  readonly autoscalers: readonly AutoscalerName[];
+  readonly clusterAutoscaler: ClusterAutoscalerScenario;
   /** In scenario order. */
   readonly events: readonly ScenarioEvent[];
 }
