@@ -32,6 +32,9 @@ import { componentLogger, createLogger, type Logger } from './observability/logg
 import { OperatorMetrics } from './observability/metrics.js';
 import { WiredProviders, type OperatorOptions } from './options/options.js';
 import { wireAzureProvider } from './providers/azure-provider.js';
+import { EC2NodeClassResource, wireAwsProvider } from './providers/aws-provider.js';
+import { readAwsSettings, type AwsSettings } from './providers/aws-settings.js';
+import type { AwsCloudProvider } from '@karpenter-ts/provider-aws';
 import { readAzureSettings, type AzureSettings } from './providers/azure-settings.js';
 import { MiB } from './runtime/heap-limit.js';
 import { errorText, Manager, type ManagerOptions } from './runtime/manager.js';
@@ -81,6 +84,8 @@ export interface RunningOperator {
   readonly sim: KwokCloudProvider | undefined;
   /** `--provider azure`: the Azure provider (its `unavailableOfferings` cache, garbage listing). */
   readonly azure: AzureCloudProvider | undefined;
+  /** `--provider aws`: the AWS provider (its `unavailableOfferings` cache). */
+  readonly aws: AwsCloudProvider | undefined;
 }
 
 /** Dependencies {@link startOperator} takes from the process (tests pass their own). */
@@ -128,12 +133,14 @@ export async function startOperator(
     });
   if (!WiredProviders.has(options.provider)) {
     throw new Error(
-      `--provider ${options.provider} is not wired into the controller yet; use --provider sim or azure`,
+      `--provider ${options.provider} is not wired into the controller yet; use --provider sim, azure or aws`,
     );
   }
   // Read before anything starts, so bad settings fail fast with every problem named.
   const azureSettings: AzureSettings | undefined =
     options.provider === 'azure' ? readAzureSettings(env.env ?? process.env) : undefined;
+  const awsSettings: AwsSettings | undefined =
+    options.provider === 'aws' ? readAwsSettings(env.env ?? process.env) : undefined;
   const metrics = new OperatorMetrics({
     version: env.version,
     commit: env.version,
@@ -224,7 +231,13 @@ export async function startOperator(
 
     cluster = connectCluster({
       kubeconfig: options.kubeconfig,
-      nodeClasses: [azureSettings !== undefined ? AKSNodeClassResource : SimNodeClassResource],
+      nodeClasses: [
+        azureSettings !== undefined
+          ? AKSNodeClassResource
+          : awsSettings !== undefined
+            ? EC2NodeClassResource
+            : SimNodeClassResource,
+      ],
       userAgent: `karpenter-ts-controller/${env.version}`,
       // NodeOverlays are cached only when their gate is on (the CRD and RBAC may be absent).
       nodeOverlays: options.featureGates.NodeOverlay,
@@ -252,7 +265,9 @@ export async function startOperator(
     const wiring =
       azureSettings !== undefined
         ? azureWiring(options, azureSettings, c, logger, env, cleanups)
-        : simWiring(options, c, logger);
+        : awsSettings !== undefined
+          ? awsWiring(options, awsSettings, c, logger)
+          : simWiring(options, c, logger);
     const managerOptions: ManagerOptions = {
       client,
       cloudProvider: wiring.cloudProvider,
@@ -337,6 +352,7 @@ export async function startOperator(
       cloudProvider: wiring.provider,
       sim: wiring.sim,
       azure: wiring.azure,
+      aws: wiring.aws,
     };
   } catch (err) {
     if (err instanceof StartupInterrupted) {
@@ -357,6 +373,7 @@ interface ProviderWiring {
   readonly provider: CloudProvider;
   readonly sim: KwokCloudProvider | undefined;
   readonly azure: AzureCloudProvider | undefined;
+  readonly aws?: AwsCloudProvider | undefined;
   readonly extraWellKnownLabels: readonly string[];
   readonly periodic: ManagerOptions['periodic'];
   readonly nodeClassReconcilers: ManagerOptions['nodeClassReconcilers'];
@@ -438,5 +455,32 @@ function azureWiring(
     nodeClassReconcilers: [wired.nodeClassReconciler],
     // Azure's own GC alone collects unowned VMs (after 5 min by creation time, with their Nodes).
     garbageCollection: wired.garbageCollection,
+  };
+}
+
+/** `--provider aws`: AwsCloudProvider on EC2, EC2NodeClass status, launch template GC. */
+function awsWiring(
+  options: OperatorOptions,
+  settings: AwsSettings,
+  cluster: ClusterRuntime,
+  logger: Logger,
+): ProviderWiring {
+  const wired = wireAwsProvider({
+    settings,
+    clusterName: options.clusterName,
+    client: cluster.client,
+    request: cluster.request,
+    clock: systemClock,
+    logger: componentLogger(logger, 'aws'),
+  });
+  return {
+    cloudProvider: wired.cloudProvider,
+    provider: wired.cloudProvider,
+    sim: undefined,
+    azure: undefined,
+    aws: wired.cloudProvider,
+    extraWellKnownLabels: wired.extraWellKnownLabels,
+    periodic: wired.periodic,
+    nodeClassReconcilers: [wired.nodeClassReconciler],
   };
 }

@@ -156,7 +156,8 @@ describe('operator options', () => {
     const result = parseOptions(['--help'], {});
     expect(result).toMatchObject({ kind: 'exit', code: 0 });
     const help = result.kind === 'exit' ? result.output.replace(/\s+/g, ' ') : '';
-    expect(help).toContain('--provider sim and azure are wired');
+    expect(help).toContain('--provider sim, azure and aws are wired');
+    expect(help).toContain('aws from AWS_REGION, CLUSTER_ENDPOINT');
     expect(help).toContain('env: BATCH_MAX_DURATION');
   });
 

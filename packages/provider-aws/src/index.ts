@@ -22,3 +22,6 @@ export * from './cloudprovider/instance.js';
 export * from './cloudprovider/nodeclass-hash.js';
 export * from './cloudprovider/aws-cloud-provider.js';
 export * from './controllers/nodeclass/status/controller.js';
+export * from './nodeclass/resource.js';
+export * from './controllers/nodeclass/status/kubernetes-version.js';
+export * from './controllers/launchtemplate/garbagecollection/controller.js';

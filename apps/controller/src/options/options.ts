@@ -14,8 +14,8 @@ import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
 export const Providers = ['sim', 'azure', 'aws'] as const;
 /** A provider name. */
 export type Provider = (typeof Providers)[number];
-/** Providers the operator can run today (aws is recognised and refused at startup). */
-export const WiredProviders: ReadonlySet<Provider> = new Set(['sim', 'azure']);
+/** Providers the operator can run. */
+export const WiredProviders: ReadonlySet<Provider> = new Set(['sim', 'azure', 'aws']);
 
 /** Log levels (upstream: debug, info, error; warn is accepted too). */
 export const LogLevels = ['debug', 'info', 'warn', 'error'] as const;
@@ -165,10 +165,11 @@ export function buildOptionsProgram(version: string): Command {
     .description(
       'The karpenter-ts operator: watches pending pods, launches nodes for them through a cloud ' +
         'provider and runs their lifecycle. Every option also reads the environment variable shown ' +
-        '(a flag overrides it). --provider sim and azure are wired (azure reads its settings from ' +
+        '(a flag overrides it). --provider sim, azure and aws are wired (azure reads its settings from ' +
         'AZURE_SUBSCRIPTION_ID, AZURE_LOCATION, AZURE_NODE_RESOURCE_GROUP, VNET_SUBNET_ID, ' +
-        'CLUSTER_ENDPOINT, KUBELET_BOOTSTRAP_TOKEN, SSH_PUBLIC_KEY, ...; see the README); aws is ' +
-        'recognised and refused at startup.',
+        'CLUSTER_ENDPOINT, KUBELET_BOOTSTRAP_TOKEN, SSH_PUBLIC_KEY, ...; aws from AWS_REGION, ' +
+        'CLUSTER_ENDPOINT, CLUSTER_CA_BUNDLE, AWS_ENDPOINT_URL and the AWS SDK credential chain; ' +
+        'see the README).',
     )
     .version(version, '-V, --version')
     .helpOption('-h, --help', 'show this help')

@@ -1,0 +1,90 @@
+/**
+ * `--provider aws`, wiring only: the {@link AwsCloudProvider} of `@karpenter-ts/provider-aws`
+ * built from the operator options and the environment ({@link readAwsSettings}), talking to EC2,
+ * SSM and IAM through the AWS SDK, and the provider package's own controllers (the EC2NodeClass
+ * status controller, launch template garbage collection) handed to the manager with the AWS
+ * well-known labels. Orphan instances are collected by the core garbage collection over `list()`.
+ */
+import {
+  AwsCloudProvider,
+  AwsWellKnownLabels,
+  EC2NodeClassResource,
+  apiServerMinorVersion,
+  awsLaunchTemplateGarbageCollectionTask,
+  createAwsClients,
+  ec2NodeClassStatusController,
+  type AwsProviderLogger,
+  type EC2NodeClass,
+} from '@karpenter-ts/provider-aws';
+import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
+import type { Logger } from '../observability/logger.js';
+import type { PeriodicTask } from '../runtime/manager.js';
+import type { RawRequest } from '../sim/kwok-cluster-api.js';
+import { describeAwsSettings, type AwsSettings } from './aws-settings.js';
+
+export { EC2NodeClassResource };
+
+/** What the operator needs to run the AWS provider. */
+export interface AwsWiring {
+  readonly cloudProvider: AwsCloudProvider;
+  readonly extraWellKnownLabels: readonly string[];
+  readonly nodeClassReconciler: (name: string) => Promise<ReconcileResult>;
+  readonly periodic: readonly PeriodicTask[];
+}
+
+/** Inputs of {@link wireAwsProvider}. */
+export interface AwsWiringInputs {
+  readonly settings: AwsSettings;
+  /** `--cluster-name`, required for aws by the options. */
+  readonly clusterName: string;
+  readonly client: KubeClient;
+  readonly request: RawRequest;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** Builds the provider and its controllers. Logs the settings. */
+export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
+  const { settings: s, client, logger } = inputs;
+  logger.info(describeAwsSettings(s), 'aws provider settings');
+  const providerLogger: AwsProviderLogger = {
+    info: (message, fields) => logger.info(fields ?? {}, message),
+    warn: (message, fields) => logger.warn(fields ?? {}, message),
+  };
+  const clients = createAwsClients({
+    region: s.region,
+    ...(s.endpoint !== undefined ? { endpoint: s.endpoint } : {}),
+  });
+  const nodeClassKind = { group: EC2NodeClassResource.group, kind: EC2NodeClassResource.kind };
+  const cloudProvider = new AwsCloudProvider({
+    clients,
+    region: s.region,
+    clusterName: inputs.clusterName,
+    clusterEndpoint: s.clusterEndpoint,
+    ...(s.clusterCABundle !== undefined ? { clusterCABundle: s.clusterCABundle } : {}),
+    catalog: {
+      ...(s.vmMemoryOverheadPercent !== undefined
+        ? { vmMemoryOverheadPercent: s.vmMemoryOverheadPercent }
+        : {}),
+      ...(s.reservedENIs !== undefined ? { reservedENIs: s.reservedENIs } : {}),
+    },
+    getNodeClass: async (name) =>
+      (await client.get('NodeClass', { name, nodeClass: nodeClassKind })) as
+        EC2NodeClass | undefined,
+    clock: inputs.clock,
+    logger: providerLogger,
+  });
+  return {
+    cloudProvider,
+    extraWellKnownLabels: [...AwsWellKnownLabels],
+    periodic: [awsLaunchTemplateGarbageCollectionTask(cloudProvider)],
+    nodeClassReconciler: ec2NodeClassStatusController({
+      client,
+      clock: inputs.clock,
+      clients,
+      region: s.region,
+      clusterName: inputs.clusterName,
+      kubernetesVersion: apiServerMinorVersion((m, p) => inputs.request(m, p), inputs.clock),
+    }),
+  };
+}
