@@ -127,7 +127,7 @@ describe('karpenter-ts diff', () => {
     const bad = await cli('diff', file, '--nodepools', proposal, '--now', NOW);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
-      `karpenter-ts: error: ${proposal}:1 kind: ConfigMap/x: --nodepools files hold NodePools and NodeClasses (AKSNodeClass, EC2NodeClass, SimNodeClass) only\n`,
+      `karpenter-ts: error: ${proposal}:1 kind: ConfigMap/x: --nodepools files hold NodePools, NodeOverlays and NodeClasses (AKSNodeClass, EC2NodeClass, SimNodeClass) only\n`,
     );
     const missing = await cli('diff', file, '--now', NOW);
     expect(missing.code).toBe(2);

@@ -45,6 +45,7 @@ async function listed(env: UnitEnv): Promise<ClusterSnapshot> {
     pods: await all('Pod'),
     daemonSets: await all('DaemonSet'),
     podDisruptionBudgets: await all('PodDisruptionBudget'),
+    nodeOverlays: await all('NodeOverlay'),
   };
 }
 

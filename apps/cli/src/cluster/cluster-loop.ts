@@ -20,7 +20,7 @@ import type { Cloud } from '../clouds/cloud.js';
 import { CliError } from '../errors.js';
 import type { SnapshotRead } from '../snapshot/read-snapshot.js';
 import { RankedLaunchCloud } from './ranked-launch.js';
-import { clusterCloud, type ClusterCloud } from './sim-cloud.js';
+import { clusterCloud, overlaidClusterCloud, type ClusterCloud } from './sim-cloud.js';
 
 /** Options of {@link startCluster}. */
 export interface ClusterOptions {
@@ -31,6 +31,8 @@ export interface ClusterOptions {
   readonly minValuesPolicy?: MinValuesPolicy;
   /** Feature gate `SpotToSpotConsolidation`; default false. */
   readonly spotToSpotConsolidation?: boolean;
+  /** Feature gate `NodeOverlay`; default false (upstream's). The snapshot's NodeOverlays apply. */
+  readonly nodeOverlay?: boolean;
   /** Hooks of the disruption controllers (commands started, ...). */
   readonly disruptionObserver?: DisruptionObserver;
   /** Run the disruption controller; default true (`simulate` only provisions). */
@@ -87,9 +89,12 @@ export async function startCluster(
       ? { spotToSpotConsolidation: options.spotToSpotConsolidation }
       : {}),
     ...(options.disruptionObserver ? { disruptionObserver: options.disruptionObserver } : {}),
+    ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
     ...(options.disruption === false ? { disruption: false } : {}),
   });
   for (const set of read.replicaSets) loop.replicaSets.add(set);
   await loop.start();
-  return { clock, client, cloud: simCloud, loop, loaded };
+  const store = loop.instanceTypeStore;
+  const view = store === undefined ? simCloud : overlaidClusterCloud(simCloud, store);
+  return { clock, client, cloud: view, loop, loaded };
 }

@@ -15,6 +15,7 @@ import {
   SnapshotMachineStore,
   snapshotMachines,
   type ClusterSnapshot,
+  type InstanceTypeStore,
   type ManualClock,
 } from '@karpenter-ts/controllers';
 import { allowUndefinedLabels, type Cloud } from '../clouds/cloud.js';
@@ -51,15 +52,7 @@ export function clusterCloud(
     }
     return types;
   };
-  const price = (labels: Readonly<Record<string, string>>): number | undefined => {
-    const it = instanceTypes(labels[Labels.NodePool] ?? '').find(
-      (t) => t.name === labels[Labels.InstanceType],
-    );
-    return it?.offerings.find(
-      (o) =>
-        o.zone === labels[Labels.TopologyZone] && o.capacityType === labels[Labels.CapacityType],
-    )?.price;
-  };
+  const price = priceIn(instanceTypes);
   const claimPrice = (nodeClaim: NodeClaim) => price(nodeClaim.metadata.labels ?? {}) ?? 0;
   const provider = new SimCloudProvider({
     clock,
@@ -71,4 +64,32 @@ export function clusterCloud(
       : {}),
   });
   return { provider, instanceTypes, price };
+}
+
+/** USD/hour of the offering `labels` name among a pool's instance types (see ClusterCloud.price). */
+function priceIn(
+  instanceTypes: (poolName: string) => readonly InstanceType[],
+): (labels: Readonly<Record<string, string>>) => number | undefined {
+  return (labels) => {
+    const it = instanceTypes(labels[Labels.NodePool] ?? '').find(
+      (t) => t.name === labels[Labels.InstanceType],
+    );
+    return it?.offerings.find(
+      (o) =>
+        o.zone === labels[Labels.TopologyZone] && o.capacityType === labels[Labels.CapacityType],
+    )?.price;
+  };
+}
+
+/**
+ * The catalog as the controllers see it with the `NodeOverlay` gate on: each pool's instance
+ * types and prices with the current overlay evaluation applied (a pool it has not covered shows
+ * the provider's own), so reports price and size launches as the controllers decided them.
+ */
+export function overlaidClusterCloud(base: ClusterCloud, store: InstanceTypeStore): ClusterCloud {
+  const instanceTypes = (poolName: string): readonly InstanceType[] => {
+    const types = base.instanceTypes(poolName);
+    return store.current.evaluatedNodePools.has(poolName) ? store.applyAll(poolName, types) : types;
+  };
+  return { provider: base.provider, instanceTypes, price: priceIn(instanceTypes) };
 }

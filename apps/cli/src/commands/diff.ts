@@ -14,9 +14,10 @@ import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/for
 import { snapshotCloud } from '../snapshot/snapshot-cloud.js';
 import { nextTick, startProgress } from '../spinner.js';
 import { CLOUD_NAMES, parseNow, type CloudName } from './options.js';
+import { addGateOptions, type GateFlags } from './gate-options.js';
 import { addPolicyOptions, type PolicyFlags } from './policy-options.js';
 
-interface DiffOptions extends PolicyFlags {
+interface DiffOptions extends PolicyFlags, GateFlags {
   nodepools?: string[];
   cloud?: CloudName;
   region?: string;
@@ -56,7 +57,7 @@ export function registerDiff(program: Command, runtime: Runtime): void {
         .choices(['wasm', 'ts'])
         .default('wasm'),
     );
-  addPolicyOptions(command)
+  addGateOptions(addPolicyOptions(command))
     .addHelpText(
       'after',
       '\nExample:\n  karpenter-ts diff examples/snapshots/sim-cluster.yaml --nodepools examples/snapshots/narrower-nodepool.yaml --now 2026-12-01T10:00:00Z',
@@ -82,6 +83,7 @@ export function registerDiff(program: Command, runtime: Runtime): void {
           solver: options.solver,
           ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
           ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
+          ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
         });
         progress.stop();
         if (options.output === 'json') runtime.io.out(toJson(report));

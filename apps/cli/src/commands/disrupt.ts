@@ -19,9 +19,10 @@ import { readSnapshot } from '../snapshot/read-snapshot.js';
 import { snapshotCloud } from '../snapshot/snapshot-cloud.js';
 import { nextTick, startProgress } from '../spinner.js';
 import { CLOUD_NAMES, parseNow, type CloudName } from './options.js';
+import { addGateOptions, type GateFlags } from './gate-options.js';
 import { addPolicyOptions, type PolicyFlags } from './policy-options.js';
 
-interface DisruptOptions extends PolicyFlags {
+interface DisruptOptions extends PolicyFlags, GateFlags {
   cloud?: CloudName;
   region?: string;
   now?: Date;
@@ -68,7 +69,7 @@ export function registerDisrupt(program: Command, runtime: Runtime): void {
         .choices(['wasm', 'ts'])
         .default('wasm'),
     );
-  addPolicyOptions(command)
+  addGateOptions(addPolicyOptions(command))
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -87,7 +88,11 @@ export function registerDisrupt(program: Command, runtime: Runtime): void {
           options.region ?? (options.cloud === undefined ? inferred.region : undefined);
         const cloud = createCloud(cloudName, region);
         const now = options.now ?? new Date();
-        const read = readSnapshot(documents, cloud, { now, unknownKinds: 'error' });
+        const read = readSnapshot(documents, cloud, {
+          now,
+          unknownKinds: 'error',
+          ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
+        });
         progress.update(`Loading the cluster on ${cloud.name} ${cloud.region}`);
         await nextTick();
         const log = options.untilStable ? new CommandLog() : undefined;
@@ -97,6 +102,7 @@ export function registerDisrupt(program: Command, runtime: Runtime): void {
           ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
           ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
           ...(options.spotToSpot ? { spotToSpotConsolidation: true } : {}),
+          ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
           ...(log ? { disruptionObserver: log.observer } : {}),
         });
         let acted: boolean;

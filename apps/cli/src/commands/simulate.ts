@@ -13,10 +13,11 @@ import { simulationReport } from '../simulation/report.js';
 import { simulate, type SimulateOptions } from '../simulation/simulate.js';
 import { nextTick, startProgress } from '../spinner.js';
 import { CLOUD_NAMES, parseScale, type CloudName } from './options.js';
+import { addGateOptions, type GateFlags } from './gate-options.js';
 import { addPolicyOptions, type PolicyFlags } from './policy-options.js';
 
 /** Options every simulation command shares. */
-export interface SimulationFlags extends PolicyFlags {
+export interface SimulationFlags extends PolicyFlags, GateFlags {
   scale: number;
   solver: 'wasm' | 'ts';
 }
@@ -28,12 +29,13 @@ export function simulationOptions(flags: SimulationFlags): SimulateOptions {
     solver: flags.solver,
     ...(flags.preferencePolicy ? { preferencePolicy: flags.preferencePolicy } : {}),
     ...(flags.minValuesPolicy ? { minValuesPolicy: flags.minValuesPolicy } : {}),
+    ...(flags.nodeOverlay === true ? { nodeOverlay: true } : {}),
   };
 }
 
-/** Adds `--scale`, `--solver`, `--preference-policy` and `--min-values-policy` to a command. */
+/** Adds `--scale`, `--solver`, `--preference-policy`, `--min-values-policy` and `--node-overlay` to a command. */
 export function addSimulationOptions(command: Command): Command {
-  return addPolicyOptions(command)
+  return addGateOptions(addPolicyOptions(command))
     .option(
       '--scale <factor>',
       'multiply workload replicas by factor (rounded up per workload)',

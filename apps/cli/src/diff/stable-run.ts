@@ -38,7 +38,11 @@ export async function stableRun(
   cloud: Cloud,
   options: Omit<ClusterOptions, 'disruptionObserver' | 'disruption'>,
 ): Promise<RunSummary> {
-  const read = readSnapshot(documents, cloud, { now: options.now, unknownKinds: 'error' });
+  const read = readSnapshot(documents, cloud, {
+    now: options.now,
+    unknownKinds: 'error',
+    ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
+  });
   const log = new CommandLog();
   const cluster = await startCluster(read, cloud, { ...options, disruptionObserver: log.observer });
   try {

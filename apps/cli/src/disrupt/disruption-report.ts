@@ -6,6 +6,7 @@ import type { DisruptionPlan, MethodName } from '@karpenter-ts/controllers';
 import { isProvisionable } from '@karpenter-ts/controllers';
 import type { Cloud } from '../clouds/cloud.js';
 import type { RunningCluster } from '../cluster/cluster-loop.js';
+import { nodeOverlayNotes } from '../cluster/overlay-notes.js';
 import type { IgnoredObject, SnapshotRead, WorkloadPending } from '../snapshot/read-snapshot.js';
 import { budgetReports, type BudgetReport } from './budgets-report.js';
 import { commandReport, type CommandReport } from './commands-report.js';
@@ -52,6 +53,6 @@ export async function disruptionReport(
     pendingPods: pending,
     workloads: read.workloads.filter((w) => w.pending > 0),
     ignored: read.ignored,
-    notes: [...read.notes, ...cluster.loaded.notes],
+    notes: [...read.notes, ...cluster.loaded.notes, ...nodeOverlayNotes(cluster)],
   };
 }

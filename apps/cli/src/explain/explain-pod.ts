@@ -101,8 +101,8 @@ export async function explainPod(
   const simulation = await simulate(documents, cloud, { ...options, now });
   const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
   const verdicts = orderByWeight(plan.pools.map((p) => p.nodePool)).map((nodePool) => {
-    const planned = plan.pools.find((p) => p.nodePool === nodePool)!;
-    const types = cloud.instanceTypes(planned.defaultNodeClass ? undefined : planned.nodeClass);
+    // The catalog the controllers saw (NodeOverlays applied with the gate on).
+    const types = simulation.instanceTypes(nodePool.metadata.name ?? '');
     return explainNodePool(
       pod,
       nodePool,

@@ -27,7 +27,12 @@ import { provisionUntilSettled } from '../cluster/provision-until-settled.js';
 import { CliError, ManifestError } from '../errors.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { inventory, type Inventory } from '../manifests/inventory.js';
-import { readSnapshot, type SnapshotRead } from '../snapshot/read-snapshot.js';
+import {
+  NodeOverlayGateOffReason,
+  readSnapshot,
+  type SnapshotRead,
+} from '../snapshot/read-snapshot.js';
+import { nodeOverlayNotes } from '../cluster/overlay-notes.js';
 import { validateDocuments } from '../validation/validate-documents.js';
 import { clusterResults } from './cluster-results.js';
 import type { Launch } from './launch.js';
@@ -48,6 +53,8 @@ export interface SimulateOptions {
   preferencePolicy?: PreferencePolicy;
   /** The provisioner's `--min-values-policy`; default Strict. */
   minValuesPolicy?: MinValuesPolicy;
+  /** Feature gate `NodeOverlay` (`--node-overlay`); default off, as upstream. */
+  nodeOverlay?: boolean;
 }
 
 /** A node claim and what the cloud launches for it. */
@@ -103,6 +110,11 @@ export interface Simulation {
   readonly pendingPods: number;
   /** Provisioning rounds: the provisioner's batches that created node claims, at least 1. */
   readonly rounds: number;
+  /**
+   * The instance types a NodePool (by name) offered the controllers: the cloud's catalog, with
+   * the NodeOverlays applied when the `NodeOverlay` gate is on.
+   */
+  readonly instanceTypes: (poolName: string) => readonly InstanceType[];
 }
 
 /**
@@ -121,6 +133,7 @@ export async function simulate(
   const read = readSnapshot(documents, cloud, {
     now,
     ...(options.scale === undefined ? {} : { scale: options.scale }),
+    ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
   });
   const plan = read.plan;
   const notes = [...read.notes];
@@ -129,9 +142,9 @@ export async function simulate(
       `${inv.podDisruptionBudgets.length} PodDisruptionBudget(s) read: they limit disruption, not provisioning, so they do not change this simulation`,
     );
   }
-  if (inv.nodeOverlays.length > 0)
+  if (inv.nodeOverlays.length > 0 && options.nodeOverlay !== true)
     notes.push(
-      `${inv.nodeOverlays.length} NodeOverlay(s) ignored: the simulation does not apply overlays`,
+      `${inv.nodeOverlays.length} NodeOverlay(s) not applied: ${NodeOverlayGateOffReason.replace(/ it$/, ' them')}`,
     );
   if (read.gatedNote) notes.push(read.gatedNote);
   const pendingPods = read.snapshot.pods.filter((p) => !p.object.spec?.nodeName).length;
@@ -151,8 +164,10 @@ export async function simulate(
     solver: options.solver ?? 'wasm',
     ...(options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {}),
     ...(options.minValuesPolicy ? { minValuesPolicy: options.minValuesPolicy } : {}),
+    ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
     disruption: false,
   });
+  notes.push(...nodeOverlayNotes(cluster));
   let results;
   try {
     await provisionUntilSettled(cluster);
@@ -196,6 +211,7 @@ export async function simulate(
     podErrors,
     pendingPods,
     rounds,
+    instanceTypes: (poolName) => cluster.cloud.instanceTypes(poolName),
   };
 }
 

@@ -37,7 +37,6 @@ export const IGNORED_KINDS: Readonly<Record<string, string>> = {
   CSINode: VOLUMES,
   CSIDriver: VOLUMES,
   CSIStorageCapacity: VOLUMES,
-  NodeOverlay: 'NodeOverlays are not applied yet',
   HorizontalPodAutoscaler: 'replica autoscaling is not modelled: the replicas as written count',
   PriorityClass: 'pod priority and preemption are not modelled',
   ControllerRevision: IRRELEVANT,

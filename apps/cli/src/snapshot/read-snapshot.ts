@@ -12,6 +12,8 @@
  * - NodePools and NodeClasses as the cloud's NodePool plan picks them (the input's, else the
  *   cloud's default); a NodeClass without a `Ready` condition (a manifest file) is taken as
  *   Ready, since the CLI has no provider controller to report it.
+ * - NodeOverlays as they are with the `NodeOverlay` gate on (`nodeOverlay`); ignored with the
+ *   reason when it is off (upstream's default).
  * - Everything else is ignored with a reason (a finished pod, a kind that does not change
  *   scheduling), or, with `unknownKinds: 'error'`, a kind the reader does not know is bad input.
  *
@@ -20,7 +22,14 @@
  * Reference problems (a pod bound to a Node the snapshot lacks, a NodeClaim without its Node)
  * are the controllers' `snapshotProblems`, raised when the snapshot is loaded.
  */
-import type { DaemonSet, Node, NodeClaim, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
+import type {
+  DaemonSet,
+  Node,
+  NodeClaim,
+  NodeOverlay,
+  Pod,
+  PodDisruptionBudget,
+} from '@karpenter-ts/api';
 import {
   emptySnapshot,
   type ClusterSnapshot,
@@ -48,7 +57,16 @@ export interface ReadSnapshotOptions {
   readonly scale?: number;
   /** `error`: an object of a kind the reader does not know is bad input; `ignore` (default): it is ignored. */
   readonly unknownKinds?: 'error' | 'ignore';
+  /**
+   * The `NodeOverlay` feature gate: on, NodeOverlays are part of the snapshot (the controllers
+   * apply them); off (default, as upstream), each is ignored with the reason.
+   */
+  readonly nodeOverlay?: boolean;
 }
+
+/** Why a NodeOverlay is ignored with the gate off. */
+export const NodeOverlayGateOffReason =
+  "the NodeOverlay feature gate is off (its default, as upstream's): --node-overlay applies it";
 
 /** An object the reader left out, and why. */
 export interface IgnoredObject {
@@ -112,7 +130,12 @@ export function readSnapshot(
       );
   }
   if (unknown.length > 0) throw new CliError(unknown.join('\n'));
-  for (const doc of inv.nodeOverlays) ignore(doc, 'NodeOverlays are not applied yet');
+  const snapshotOverlays: Located<NodeOverlay>[] = [];
+  for (const doc of inv.nodeOverlays) {
+    if (options.nodeOverlay === true)
+      snapshotOverlays.push(located(doc.object as unknown as NodeOverlay, doc));
+    else ignore(doc, NodeOverlayGateOffReason);
+  }
 
   const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
   for (const left of plan.leftOut) {
@@ -123,6 +146,7 @@ export function readSnapshot(
     -readonly [K in keyof ClusterSnapshot]: Located<unknown>[];
   } & ClusterSnapshot;
   const notes: string[] = [...plan.notes];
+  snapshot.nodeOverlays.push(...snapshotOverlays);
 
   for (const p of plan.pools) {
     const doc = inv.nodePools.find((d) => d.object.metadata?.name === p.nodePool.metadata.name);

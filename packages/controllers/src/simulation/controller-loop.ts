@@ -95,6 +95,8 @@ export class ControllerLoop {
   readonly nodeOverlay: NodeOverlayController | undefined;
   /** The cloud provider the controllers use (overlaid with the `NodeOverlay` gate on). */
   readonly cloudProvider: CloudProvider;
+  /** The overlay evaluation the controllers read (gate `NodeOverlay`), for reports of their catalog. */
+  readonly instanceTypeStore: InstanceTypeStore | undefined;
   #nextOverlay = 0;
   #overlayInputs = '';
   #nextGc = 0;
@@ -123,8 +125,10 @@ export class ControllerLoop {
           : {}),
       });
       cloudProvider = new OverlaidCloudProvider(o.cloudProvider, store);
+      this.instanceTypeStore = store;
     } else {
       this.nodeOverlay = undefined;
+      this.instanceTypeStore = undefined;
     }
     this.cloudProvider = cloudProvider;
     this.cluster = new Cluster(clock);
@@ -164,9 +168,14 @@ export class ControllerLoop {
         : new SimKubeScheduler(client, o.provisioner?.solver ?? 'ts');
   }
 
-  /** Starts the cluster state informers. */
+  /**
+   * Starts the cluster state informers and, with the `NodeOverlay` gate on, evaluates the
+   * overlays once (as the operator does at start), so a plan computed before the first tick
+   * already sees the overlaid instance types.
+   */
   async start(): Promise<void> {
     this.#stop ??= await startClusterInformers(this.o.client, this.cluster);
+    await this.#reconcileNodeOverlays();
     this.#stopPodEvents ??= this.podEvents.start();
     this.#nextGc = this.o.clock.now();
     this.#nextDisruption = this.o.clock.now();

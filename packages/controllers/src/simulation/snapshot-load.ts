@@ -30,7 +30,7 @@ export interface LoadedSnapshot {
 }
 
 /**
- * Checks and stores the snapshot's objects (NodeClasses, NodePools, NodeClaims, Nodes,
+ * Checks and stores the snapshot's objects (NodeClasses, NodePools, NodeOverlays, NodeClaims, Nodes,
  * DaemonSets, PodDisruptionBudgets, Pods, in that order). Raises {@link SnapshotError} with every
  * problem before storing anything.
  */
@@ -49,6 +49,7 @@ export async function loadSnapshot(
   }
   for (const { object } of snapshot.nodeClasses) await client.restore('NodeClass', object);
   for (const { object } of snapshot.nodePools) await client.restore('NodePool', object);
+  for (const { object } of snapshot.nodeOverlays) await client.restore('NodeOverlay', object);
   for (const { object } of snapshot.nodeClaims) await client.restore('NodeClaim', object);
   for (const { object } of snapshot.nodes) {
     const node: Node = structuredClone(object);

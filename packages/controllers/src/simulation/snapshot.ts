@@ -18,6 +18,7 @@ import type {
   DaemonSet,
   Node,
   NodeClaim,
+  NodeOverlay,
   NodePool,
   Pod,
   PodDisruptionBudget,
@@ -43,6 +44,8 @@ export interface ClusterSnapshot {
   readonly pods: readonly Located<Pod>[];
   readonly daemonSets: readonly Located<DaemonSet>[];
   readonly podDisruptionBudgets: readonly Located<PodDisruptionBudget>[];
+  /** `karpenter.sh/v1alpha1` NodeOverlays (they apply with the `NodeOverlay` gate on). */
+  readonly nodeOverlays: readonly Located<NodeOverlay>[];
 }
 
 /** A broken rule: `source field: message`, as the CLI prints it. */
@@ -63,6 +66,7 @@ export function emptySnapshot(): ClusterSnapshot {
     pods: [],
     daemonSets: [],
     podDisruptionBudgets: [],
+    nodeOverlays: [],
   };
 }
 
@@ -160,6 +164,7 @@ function duplicates(snapshot: ClusterSnapshot): SnapshotProblem[] {
     ['Pod', snapshot.pods, true],
     ['DaemonSet', snapshot.daemonSets, true],
     ['PodDisruptionBudget', snapshot.podDisruptionBudgets, true],
+    ['NodeOverlay', snapshot.nodeOverlays, false],
   ];
   for (const [kind, entries, namespaced] of kinds) {
     const seen = new Map<string, Located<unknown>>();
