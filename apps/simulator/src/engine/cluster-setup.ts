@@ -8,7 +8,7 @@
  * capacity type), not through the provider's own launch ranking. Each NodePool is given only
  * the catalog's types its requirements can meet (see {@link PoolInstanceTypes}).
  */
-import type { NodePool } from '@karpenter-ts/api';
+import type { NodeOverlay, NodePool } from '@karpenter-ts/api';
 import { SimCloudProvider } from '@karpenter-ts/cloudprovider';
 import {
   allowUndefinedLabels,
@@ -85,6 +85,13 @@ export async function setUpCluster(scenario: Scenario, run: CloudRun): Promise<C
     poolNodeClass.set(pool.metadata.name ?? '', pool.spec.template.spec.nodeClassRef.name);
     await client.create('NodePool', pool);
   }
+  // NodeOverlays are the cluster's whatever the gate: with it off the controllers do not read them.
+  for (const doc of inv.nodeOverlays)
+    await client.create('NodeOverlay', structuredClone(doc.object) as unknown as NodeOverlay);
+  if (inv.nodeOverlays.length > 0 && !scenario.karpenter.nodeOverlay)
+    notes.push(
+      `${inv.nodeOverlays.length} NodeOverlay(s) not applied: the NodeOverlay feature gate is off (its default, as upstream's): karpenter.nodeOverlay: true applies them`,
+    );
   const objects = startingObjects(documents, now);
   for (const ds of objects.daemonSets) await client.create('DaemonSet', ds);
   for (const pdb of objects.podDisruptionBudgets) await client.create('PodDisruptionBudget', pdb);

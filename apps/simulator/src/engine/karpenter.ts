@@ -66,6 +66,7 @@ class KarpenterAutoscaler implements Autoscaler {
       kubelet: { registrationDelaySeconds: totalStartupSeconds(nodeStartup) },
       spotToSpotConsolidation: ctx.settings.spotToSpotConsolidation,
       nodeRepair: ctx.settings.nodeRepair,
+      nodeOverlay: ctx.settings.nodeOverlay,
       disruptionObserver: {
         commandStarted: (command) =>
           ctx.recorder.disruption({

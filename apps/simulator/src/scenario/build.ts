@@ -345,6 +345,7 @@ export function buildScenario(
       karpenter: {
         spotToSpotConsolidation: data.karpenter?.spotToSpotConsolidation ?? false,
         nodeRepair: data.karpenter?.nodeRepair ?? false,
+        nodeOverlay: data.karpenter?.nodeOverlay ?? false,
       },
       autoscalers: data.autoscalers ?? ['karpenter'],
       clusterAutoscaler: {

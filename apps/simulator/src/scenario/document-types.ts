@@ -99,7 +99,7 @@ export interface ScenarioData {
   clouds?: { cloud: 'azure' | 'aws' | 'sim'; region?: string; manifests?: string[] }[];
   manifests: string[];
   nodeStartup?: Partial<Record<'azure' | 'aws' | 'sim', StartupData>>;
-  karpenter?: { spotToSpotConsolidation?: boolean; nodeRepair?: boolean };
+  karpenter?: { spotToSpotConsolidation?: boolean; nodeRepair?: boolean; nodeOverlay?: boolean };
   autoscalers?: ('karpenter' | 'cluster-autoscaler')[];
   clusterAutoscaler?: {
     expander?: 'random' | 'least-waste' | 'price';

@@ -210,6 +210,7 @@ export const SCENARIO_SCHEMA = {
       properties: {
         spotToSpotConsolidation: { type: 'boolean' },
         nodeRepair: { type: 'boolean' },
+        nodeOverlay: { type: 'boolean' },
       },
     },
     autoscalers: {

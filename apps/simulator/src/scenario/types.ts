@@ -39,6 +39,8 @@ export interface NodeStartup {
 export interface KarpenterSettings {
   readonly spotToSpotConsolidation: boolean;
   readonly nodeRepair: boolean;
+  /** Gate `NodeOverlay` (default false, as upstream): the manifests' NodeOverlays apply. */
+  readonly nodeOverlay: boolean;
 }
 
 /** The autoscalers a scenario can run under. */
