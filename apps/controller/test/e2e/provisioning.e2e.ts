@@ -73,6 +73,9 @@ beforeAll(async () => {
       '0',
       '--health-probe-port',
       '0',
+      // NodeOverlays on, so the overlay controller runs against the real API (see its spec).
+      '--feature-gates',
+      'NodeOverlay=true',
     ],
     {},
   );
@@ -103,11 +106,56 @@ describe('karpenter-ts-controller on a real control plane (sim provider, kwok-li
     );
   });
 
-  it('launches nodes for 100 pending pods; the real kube-scheduler binds every pod', async () => {
+  it('NodeOverlay gate on: overlays get ValidationSucceeded and Ready through the status subresource, a same-weight rival Conflict', async () => {
+    // Both price c-32x, which the pool's requirements (at most 16 cores) never launch: the
+    // provisioning below is not changed by them.
+    const overlay = (name: string) => ({
+      apiVersion: 'karpenter.sh/v1alpha1',
+      kind: 'NodeOverlay',
+      metadata: { name },
+      spec: {
+        weight: 5,
+        requirements: [
+          {
+            key: 'node.kubernetes.io/instance-type',
+            operator: 'In',
+            values: ['c-32x-amd64-linux'],
+          },
+        ],
+        price: '0.01',
+      },
+    });
     await api.request('POST', '/apis/karpenter.sim/v1/simnodeclasses', {
       body: { apiVersion: 'karpenter.sim/v1', kind: 'SimNodeClass', metadata: { name: 'e2e' } },
     });
     await api.request('POST', '/apis/karpenter.sh/v1/nodepools', { body: pool });
+    for (const name of ['e2e-a', 'e2e-b'])
+      await api.request('POST', '/apis/karpenter.sh/v1alpha1/nodeoverlays', {
+        body: overlay(name),
+      });
+    type Overlay = {
+      status?: { conditions?: { type: string; status: string; reason?: string }[] };
+    };
+    const ready = (o: Overlay) => o.status?.conditions?.find((c) => c.type === 'Ready');
+    // Name descending: e2e-b applies, e2e-a conflicts with it.
+    const [a, b] = await eventually(
+      'both overlays to have a Ready condition',
+      async () => {
+        const got = await Promise.all(
+          ['e2e-a', 'e2e-b'].map((n) =>
+            get<Overlay>(`/apis/karpenter.sh/v1alpha1/nodeoverlays/${n}`),
+          ),
+        );
+        return got.every((o) => ready(o) !== undefined) ? got : undefined;
+      },
+      30_000,
+    );
+    expect(ready(b!)).toMatchObject({ status: 'True' });
+    expect(ready(a!)).toMatchObject({ status: 'False', reason: 'Conflict' });
+  });
+
+  it('launches nodes for 100 pending pods; the real kube-scheduler binds every pod', async () => {
+    // The SimNodeClass and NodePool were created by the NodeOverlay spec above.
     await eventually(
       'the NodePool to be Ready',
       async () =>
