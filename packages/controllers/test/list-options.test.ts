@@ -19,6 +19,13 @@ describe('matchesListOptions', () => {
     expect(matchesListOptions('Node', { metadata: {} }, { nodeName: 'n1' })).toBe(false);
   });
 
+  it("selects unbound pods with nodeName '', as the field selector spec.nodeName= does", () => {
+    const unbound = { metadata: {}, spec: {} };
+    expect(matchesListOptions('Pod', unbound, { nodeName: '' })).toBe(true);
+    expect(matchesListOptions('Pod', { metadata: {} }, { nodeName: '' })).toBe(true);
+    expect(matchesListOptions('Pod', pod, { nodeName: '' })).toBe(false);
+  });
+
   it('matches providerID on Node spec and NodeClaim status only', () => {
     const id = 'azure:///subscriptions/s/vm-1';
     const node = { metadata: {}, spec: { providerID: id } };

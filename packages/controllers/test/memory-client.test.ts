@@ -34,6 +34,39 @@ describe('MemoryKubeClient', () => {
     expect(a.metadata.creationTimestamp).toEqual(new Date(clock.now()));
   });
 
+  it('hands out stored objects through view without copying, frozen, and a later write does not change them', async () => {
+    const client = new MemoryKubeClient();
+    await client.create('NodeClaim', claim('x'));
+    const [seen] = client.view('NodeClaim');
+    expect(client.view('NodeClaim')[0]).toBe(seen);
+    expect(() => {
+      (seen as NodeClaim).metadata.labels = { changed: 'yes' };
+    }).toThrow(TypeError);
+    expect(() => {
+      (seen as NodeClaim).spec.requirements.push({ key: 'k', operator: 'Exists' });
+    }).toThrow(TypeError);
+    const current = await client.get('NodeClaim', { name: 'x' });
+    await client.update('NodeClaim', {
+      ...current!,
+      metadata: { ...current!.metadata, labels: { a: 'b' } },
+    });
+    expect(seen?.metadata.labels).toBeUndefined();
+    expect(client.view('NodeClaim')[0]?.metadata.labels).toEqual({ a: 'b' });
+    // Readers that copy (list, get) may still change their copy.
+    const copy = await client.get('NodeClaim', { name: 'x' });
+    copy!.metadata.labels = { mine: 'yes' };
+    expect(client.view('NodeClaim')[0]?.metadata.labels).toEqual({ a: 'b' });
+  });
+
+  it("lists only the unbound pods with nodeName ''", async () => {
+    const client = new MemoryKubeClient();
+    await client.create('Pod', pod({ name: 'a' }));
+    await client.create('Pod', pod({ name: 'b' }));
+    await client.bind({ name: 'a', namespace: 'default' }, 'n1');
+    const unbound = await client.list('Pod', { nodeName: '' });
+    expect(unbound.map((p) => p.metadata?.name)).toEqual(['b']);
+  });
+
   it('refuses to create an object whose name is taken', async () => {
     const client = new MemoryKubeClient();
     await client.create('NodeClaim', claim('x'));

@@ -19,8 +19,8 @@ export async function provisionUntilSettled(cluster: RunningCluster): Promise<bo
   let last = '';
   let since = clock.now();
   return loop.runUntil(async () => {
-    const claims = await client.list('NodeClaim');
-    const pods = (await client.list('Pod')).filter(isActive);
+    const claims = client.view('NodeClaim');
+    const pods = client.view('Pod').filter(isActive);
     const initialized = claims.filter((c) => isTrue(c, 'Initialized')).length;
     const unbound = pods.filter((p) => !p.spec?.nodeName).length;
     if (unbound === 0 && initialized === claims.length) return true;

@@ -249,14 +249,14 @@ export class MeasureRecorder {
     const requested = { cpu: 0, memory: 0 };
     const allocatable = { cpu: 0, memory: 0 };
     let runningPods = 0;
-    for (const pod of await client.list('Pod')) {
+    for (const pod of client.view('Pod')) {
       if (!pod.spec?.nodeName || !isActive(pod)) continue;
       runningPods++;
       const r = podRequests(pod);
       requested.cpu += r.cpu ?? 0;
       requested.memory += r.memory ?? 0;
     }
-    for (const node of await client.list('Node')) {
+    for (const node of client.view('Node')) {
       if (!node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
         continue;
       const a = resourceListFromQuantities(node.status.allocatable ?? {});

@@ -80,7 +80,11 @@ export interface ListOptions {
   readonly namespace?: string;
   /** Only objects carrying every one of these labels with these values. */
   readonly labels?: Readonly<Record<string, string>>;
-  /** Pods: only those bound to this node (`spec.nodeName`), the field selector kubelets use. */
+  /**
+   * Pods: only those bound to this node (`spec.nodeName`), the field selector kubelets use; `''`
+   * selects the unbound pods, as the field selector `spec.nodeName=` does (an absent field reads
+   * as empty).
+   */
   readonly nodeName?: string;
   /** Nodes and NodeClaims: only those with this provider ID (`spec.providerID` / `status.providerID`). */
   readonly providerID?: string;
@@ -114,7 +118,7 @@ export function matchesListOptions(
     for (const [k, v] of Object.entries(options.labels)) if (labels[k] !== v) return false;
   }
   if (options.nodeName !== undefined) {
-    if (kind !== 'Pod' || (object as Pod).spec?.nodeName !== options.nodeName) return false;
+    if (kind !== 'Pod' || ((object as Pod).spec?.nodeName ?? '') !== options.nodeName) return false;
   }
   if (options.providerID !== undefined) {
     const id =

@@ -256,7 +256,9 @@ export class Provisioner {
    */
   async pendingPods(recordEvents = true): Promise<Pod[]> {
     const out: Pod[] = [];
-    for (const pod of await this.#o.client.list('Pod')) {
+    // Only unbound pods, as upstream lists them (field selector `spec.nodeName=`): copying every
+    // bound pod on each pass was most of a large simulation's time.
+    for (const pod of await this.#o.client.list('Pod', { nodeName: '' })) {
       if (!isProvisionable(pod)) continue;
       const rejection = validatePod(pod, this.#o);
       if (rejection === undefined) {

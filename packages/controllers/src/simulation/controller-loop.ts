@@ -193,7 +193,7 @@ export class ControllerLoop {
   async step(): Promise<void> {
     const { client, clock } = this.o;
     await this.#reconcileNodeOverlays();
-    for (const pool of await client.list('NodePool')) {
+    for (const pool of client.view('NodePool')) {
       await this.nodePoolValidation.reconcile(pool.metadata.name ?? '');
       await this.nodePoolReadiness.reconcile(pool.metadata.name ?? '');
       await this.nodePoolCounter.reconcile(pool.metadata.name ?? '');
@@ -201,10 +201,10 @@ export class ControllerLoop {
     }
     await this.replicaSets.reconcile();
     await this.kubeScheduler?.reconcile();
-    for (const pod of await client.list('Pod')) reconcilePodTrigger(this.provisioner, pod);
-    for (const node of await client.list('Node')) reconcileNodeTrigger(this.provisioner, node);
+    for (const pod of client.view('Pod')) reconcilePodTrigger(this.provisioner, pod);
+    for (const node of client.view('Node')) reconcileNodeTrigger(this.provisioner, node);
     await this.provisioner.reconcile();
-    for (const nc of await client.list('NodeClaim'))
+    for (const nc of client.view('NodeClaim'))
       await this.lifecycle.reconcile(nc.metadata.name ?? '');
     await this.#reconcileClaimDisruption();
     if (this.o.disruption !== false) {
@@ -216,10 +216,10 @@ export class ControllerLoop {
     }
     await this.kubelet.reconcile();
     if (this.o.nodeRepair === true) {
-      for (const node of await client.list('Node'))
+      for (const node of client.view('Node'))
         await this.nodeHealth.reconcile(node.metadata?.name ?? '');
     }
-    for (const node of await client.list('Node')) {
+    for (const node of client.view('Node')) {
       if (node.metadata?.deletionTimestamp !== undefined)
         await this.termination.reconcile(node.metadata?.name ?? '');
     }
@@ -272,13 +272,10 @@ export class ControllerLoop {
   async #reconcileClaimDisruption(): Promise<void> {
     const { client, clock } = this.o;
     const pools = new Map(
-      (await client.list('NodePool')).map((p) => [
-        p.metadata.name ?? '',
-        p.metadata.resourceVersion ?? '',
-      ]),
+      client.view('NodePool').map((p) => [p.metadata.name ?? '', p.metadata.resourceVersion ?? '']),
     );
     const seen = new Set<string>();
-    for (const nc of await client.list('NodeClaim')) {
+    for (const nc of client.view('NodeClaim')) {
       const name = nc.metadata.name ?? '';
       seen.add(name);
       const version = `${nc.metadata.resourceVersion}/${pools.get(nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '') ?? ''}`;

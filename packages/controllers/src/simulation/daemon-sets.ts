@@ -41,13 +41,13 @@ export class SimDaemonSets {
   async reconcile(): Promise<{ created: number; deleted: number }> {
     let created = 0;
     let deleted = 0;
-    const daemonSets = await this.client.list('DaemonSet');
-    const nodes = await this.client.list('Node');
+    const daemonSets = this.client.view('DaemonSet');
+    const nodes = this.client.view('Node');
     const seen = [...daemonSets, ...nodes]
       .map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)
       .join(',');
     if (seen === this.#seen) return { created, deleted };
-    const pods = await this.client.list('Pod');
+    const pods = this.client.view('Pod');
     const nodeNames = new Set(nodes.map((n) => n.metadata?.name ?? ''));
     const placed = new Set<string>();
     for (const pod of pods) {

@@ -92,7 +92,7 @@ export class SimJobs {
     const out = { created: 0, succeeded: 0, lost: 0 };
     if (this.#jobs.size === 0) return out;
     const byJob = new Map<string, Pod[]>();
-    for (const pod of await this.client.list('Pod')) {
+    for (const pod of this.client.view('Pod')) {
       const name = pod.metadata?.labels?.[SimJobLabel];
       if (name === undefined) continue;
       const key = `${pod.metadata?.namespace ?? 'default'}/${name}`;

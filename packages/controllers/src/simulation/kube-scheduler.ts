@@ -28,16 +28,20 @@ export class SimKubeScheduler {
   ) {}
 
   async reconcile(): Promise<BindResult> {
-    const pods = await this.client.list('Pod');
+    const pods = this.client.view('Pod');
     const pending = pods.filter((p) => !p.spec?.nodeName && isActive(p) && !isDaemonSetPod(p));
     const bound = new Map<string, string>();
     if (pending.length === 0) return { bound, unschedulable: [] };
     const byNode = new Map<string, Pod[]>();
     for (const p of pods) {
       const n = p.spec?.nodeName;
-      if (n && isActive(p)) byNode.set(n, [...(byNode.get(n) ?? []), p]);
+      if (!n || !isActive(p)) continue;
+      let onNode = byNode.get(n);
+      if (onNode === undefined) byNode.set(n, (onNode = []));
+      onNode.push(p);
     }
-    const nodes: ExistingNodeInput[] = (await this.client.list('Node'))
+    const nodes: ExistingNodeInput[] = this.client
+      .view('Node')
       .filter(
         (n) =>
           n.metadata?.deletionTimestamp === undefined &&

@@ -41,7 +41,7 @@ export class SimReplicaSets {
   async reconcile(): Promise<{ created: number; deleted: number }> {
     let created = 0;
     let deleted = 0;
-    const pods = await this.client.list('Pod');
+    const pods = this.client.view('Pod');
     for (const set of this.#sets.values()) {
       const namespace = set.namespace ?? 'default';
       const mine = pods.filter(
