@@ -1,6 +1,6 @@
 /**
  * The `karpenter-ts-sim` command line (commander, as the `karpenter-ts` CLI): `run`, `report`,
- * `validate`, `schema`, and the one place errors become exit codes.
+ * `sweep`, `validate`, `schema`, and the one place errors become exit codes.
  *
  * Exit codes: 0 ok; 1 bad input (a scenario problem: one `file:line field: message` line each,
  * nothing ran); 2 usage. Other errors print as `karpenter-ts-sim: error: <message>`.
@@ -17,6 +17,7 @@ import {
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerSchema } from './commands/schema.js';
+import { registerSweep } from './commands/sweep.js';
 import { registerValidate } from './commands/validate.js';
 import type { Runtime } from './runtime.js';
 import { ScenarioError } from './scenario/problems.js';
@@ -34,6 +35,7 @@ export function buildProgram(runtime: Runtime): Command {
     .configureOutput(commanderOutput(runtime.io, 'karpenter-ts-sim', 'karpenter-ts-sim'));
   registerRun(program, runtime);
   registerReport(program, runtime);
+  registerSweep(program, runtime);
   registerValidate(program, runtime);
   registerSchema(program, runtime);
   for (const command of program.commands)

@@ -7,7 +7,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { CLOUD_NAMES, UsageError, type CloudName } from '@karpenter-ts/cli';
+import { UsageError } from '@karpenter-ts/cli';
+import { parseCloudArgument } from '../scenario/cloud-argument.js';
 import { eventsCsv, nodesCsv, samplesCsv } from '../measures/csv.js';
 import { reportHtml } from '../report/html.js';
 import { summaryTable } from '../measures/summary-table.js';
@@ -16,12 +17,7 @@ import type { Runtime } from '../runtime.js';
 import { defaultScenarioPath } from '../scenario/default-scenario.js';
 import { durationSeconds, formatSeconds } from '../scenario/durations.js';
 import { loadScenario } from '../scenario/load.js';
-import {
-  AUTOSCALER_NAMES,
-  type AutoscalerName,
-  type CloudRun,
-  type Scenario,
-} from '../scenario/types.js';
+import { AUTOSCALER_NAMES, type AutoscalerName, type Scenario } from '../scenario/types.js';
 
 interface RunFlags {
   cloud?: string[];
@@ -86,7 +82,7 @@ export function registerRun(program: Command, runtime: Runtime): void {
         clouds:
           flags.cloud === undefined
             ? scenario.clouds
-            : flags.cloud.map((c) => parseCloud(c, scenario)),
+            : flags.cloud.map((c) => parseCloudArgument(c, scenario, '--cloud')),
         autoscalers:
           flags.autoscaler === undefined
             ? scenario.autoscalers
@@ -157,20 +153,4 @@ function parseAutoscalers(values: readonly string[]): AutoscalerName[] {
         `--autoscaler: expected ${AUTOSCALER_NAMES.join(' or ')}, got ${JSON.stringify(v)}`,
       );
   return [...new Set(values as AutoscalerName[])];
-}
-
-/** A `--cloud` value; the scenario's own manifests for that cloud come along. */
-function parseCloud(value: string, scenario: Scenario): CloudRun {
-  const [cloud, region] = value.split(':', 2);
-  if (!CLOUD_NAMES.includes(cloud as CloudName))
-    throw new UsageError(
-      `--cloud: expected one of ${CLOUD_NAMES.join(', ')} (optionally :region), got ${JSON.stringify(value)}`,
-    );
-  const own = scenario.clouds.find((c) => c.cloud === cloud);
-  return {
-    cloud: cloud as CloudName,
-    region: region || undefined,
-    manifests: own?.manifests ?? [],
-    documents: own?.documents ?? [],
-  };
 }

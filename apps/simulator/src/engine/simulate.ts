@@ -36,7 +36,7 @@ export async function simulateScenario(
   const runs: RunOutput[] = [];
   if (options.workers === true && cases.length > 1 && options.autoscaler === undefined) {
     const done = await Promise.all(
-      cases.map((c) => inWorker(scenario, c.cloud, c.autoscaler, options)),
+      cases.map((c) => runInWorker(scenario, c.cloud, c.autoscaler, options)),
     );
     for (const { run, wallMs } of done) {
       options.onRunDone?.(run, wallMs);
@@ -79,8 +79,11 @@ export function outputJson(output: SimulationOutput): string {
   return `${JSON.stringify(output, null, 2)}\n`;
 }
 
-/** One run in a worker thread. Raises Error with the worker's stack when the run failed. */
-function inWorker(
+/**
+ * One run in a worker thread (the compiled `dist/engine/run-worker.js`). Raises Error with the
+ * worker's stack when the run failed.
+ */
+export function runInWorker(
   scenario: Scenario,
   cloud: CloudRun,
   autoscaler: AutoscalerName,

@@ -43,6 +43,8 @@ export interface RunOutput {
   readonly autoscaler: string;
   readonly cloud: string;
   readonly region: string;
+  /** The sweep's NodePool variant the run used (absent outside sweeps); the id then starts with it. */
+  readonly variant?: string;
   /** The node start delays used, seconds. */
   readonly nodeStartup: {
     readonly launchSeconds: number;

@@ -59,13 +59,17 @@ export function summaryRows(output: SimulationOutput): SummaryRow[] {
 }
 
 /**
- * USD spent relative to the Karpenter run on the same cloud and region (`+23.4%`: 23.4 % more),
+ * USD spent relative to the Karpenter run on the same cloud, region and sweep variant (`+23.4%`: 23.4 % more),
  * `-` for a Karpenter run or when there is none to compare with.
  */
 function versusKarpenter(run: RunOutput, runs: readonly RunOutput[]): string {
   if (run.autoscaler === 'karpenter') return '-';
   const base = runs.find(
-    (r) => r.autoscaler === 'karpenter' && r.cloud === run.cloud && r.region === run.region,
+    (r) =>
+      r.autoscaler === 'karpenter' &&
+      r.cloud === run.cloud &&
+      r.region === run.region &&
+      r.variant === run.variant,
   );
   if (base === undefined || base.summary.usdSpent === 0) return '-';
   const change = (run.summary.usdSpent / base.summary.usdSpent - 1) * 100;

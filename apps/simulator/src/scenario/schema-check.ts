@@ -1,6 +1,7 @@
 /**
- * Checks scenario data against {@link SCENARIO_SCHEMA} with ajv and words each error as a
- * {@link ScenarioProblem} on the line of the offending field.
+ * Checks scenario data against {@link SCENARIO_SCHEMA} (or another of the simulator's schemas,
+ * the sweep's) with ajv and words each error as a {@link ScenarioProblem} on the line of the
+ * offending field.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import leven from 'leven';
@@ -8,23 +9,30 @@ import { fieldName, type ScenarioProblem } from './problems.js';
 import { SCENARIO_SCHEMA } from './schema.js';
 import type { YamlSource } from './yaml-source.js';
 
-let compiled: ValidateFunction | undefined;
+const compiled = new Map<object, ValidateFunction>();
 
-function validator(): ValidateFunction {
-  compiled ??= new Ajv({
-    allErrors: true,
-    discriminator: true,
-    allowUnionTypes: true,
-    // YAML reads .inf and 1e400 as Infinity and .nan as NaN: not numbers a scenario can use.
-    strictNumbers: true,
-    verbose: true,
-  }).compile(SCENARIO_SCHEMA);
-  return compiled;
+function validator(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    validate = new Ajv({
+      allErrors: true,
+      discriminator: true,
+      allowUnionTypes: true,
+      // YAML reads .inf and 1e400 as Infinity and .nan as NaN: not numbers a scenario can use.
+      strictNumbers: true,
+      verbose: true,
+    }).compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
 }
 
-/** Every schema problem of the source's data (empty when it conforms). */
-export function schemaProblems(source: YamlSource): ScenarioProblem[] {
-  const validate = validator();
+/** Every problem of the source's data against `schema` (default the scenario's; empty when it conforms). */
+export function schemaProblems(
+  source: YamlSource,
+  schema: object = SCENARIO_SCHEMA,
+): ScenarioProblem[] {
+  const validate = validator(schema);
   if (validate(source.data)) return [];
   const out: ScenarioProblem[] = [];
   const seen = new Set<string>();
