@@ -63,6 +63,7 @@ export { typeCompatible } from './catalog.js';
 export { orderByWeight } from './node-pool-template.js';
 export { queueOrder } from './queue.js';
 export { DEFAULT_MAX_INSTANCE_TYPES, Scheduler } from './scheduler.js';
+export { VolumeUsage, type PodVolumes, type VolumeAttachment } from './volumes.js';
 export type {
   ExistingNodeInput,
   ExistingNodePlacement,

@@ -9,6 +9,7 @@ import { podConstraints, type PodConstraints, type PreferencePolicy } from './po
 import { podRequests } from './pod-requests.js';
 import { Requirements } from './requirements.js';
 import type { ResourceList } from './resources.js';
+import type { PodVolumes } from './volumes.js';
 
 /** What the scheduler needs of a pod, computed once. */
 export interface PodData {
@@ -24,6 +25,8 @@ export interface PodData {
   readonly constraints: PodConstraints;
   /** Whether the pod asks for Dynamic Resource Allocation claims (not simulated; see scheduler). */
   readonly usesResourceClaims: boolean;
+  /** Its volumes' placement alternatives and attachments; undefined when none matter. */
+  readonly volumes: PodVolumes | undefined;
   /**
    * Cache slots the scheduler fills for this pod and its unrelaxed `constraints`: a property
    * load where a WeakMap lookup per attempt (tens of thousands of keys) would cost more, in
@@ -64,7 +67,7 @@ export interface ConstraintRequirements {
 }
 
 /** Builds the pod's scheduling data. Throws (QuantityError/ResourceListError) on malformed requests. */
-export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
+export function buildPodData(pod: Pod, policy: PreferencePolicy, volumes?: PodVolumes): PodData {
   const spec = pod.spec;
   const usesResourceClaims =
     (spec?.resourceClaims?.length ?? 0) > 0 ||
@@ -81,6 +84,10 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy): PodData {
     hostPorts: podHostPorts(pod),
     constraints: podConstraints(pod, policy),
     usesResourceClaims,
+    volumes:
+      volumes !== undefined && (volumes.requirements.length > 0 || volumes.attachments.length > 0)
+        ? volumes
+        : undefined,
     // every slot present from the start: one object shape for all pods keeps slot reads monomorphic
     memo: {
       attempt: undefined,

@@ -140,6 +140,23 @@ export class Requirement {
   }
 
   /**
+   * The same requirement with another minValues (undefined: none), as upstream BestEffort lowers
+   * a minValues the instance types cannot meet (`RelaxMinValues`).
+   */
+  withMinValues(minValues: number | undefined): Requirement {
+    if (minValues === this.minValues) return this;
+    return new Requirement(
+      this.key,
+      this.complement,
+      this.values,
+      this.list,
+      this.greaterThanOrEqual,
+      this.lessThanOrEqual,
+      minValues,
+    );
+  }
+
+  /**
    * Builds a requirement from an operator, as upstream `NewRequirementWithFlexibility`:
    * In ⇒ the values; NotIn ⇒ all but the values; Exists ⇒ all; DoesNotExist ⇒ none;
    * Gt n ⇒ integers ≥ n+1; Lt n ⇒ integers ≤ n−1; Gte/Lte n ⇒ inclusive bounds. The key is

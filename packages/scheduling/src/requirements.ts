@@ -109,6 +109,13 @@ export class Requirements implements Iterable<Requirement> {
     return this;
   }
 
+  /** Puts `requirement` in place of the one held for its key (no intersection); returns `this`. */
+  replace(requirement: Requirement): this {
+    this.byKey.set(requirement.key, requirement);
+    this.list = undefined;
+    return this;
+  }
+
   /** The requirement for a key (normalised); `Exists` when none is held, as upstream. */
   get(key: string): Requirement {
     const k = normalizeLabelKey(key);

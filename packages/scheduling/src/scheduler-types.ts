@@ -7,6 +7,7 @@ import type { NodePool, Pod, Taint } from '@karpenter-ts/api';
 import type { PreferencePolicy } from './pod-constraints.js';
 import type { Requirements } from './requirements.js';
 import type { ResourceList } from './resources.js';
+import type { PodVolumes } from './volumes.js';
 
 /**
  * One way to buy an instance type, as the scheduler reads it. @karpenter-ts/cloudprovider's
@@ -58,6 +59,11 @@ export interface ExistingNodeInput {
   readonly nodePoolName?: string;
   /** Initialized nodes are tried before uninitialized ones. Default true. */
   readonly initialized?: boolean;
+  /**
+   * CSI attach limits per driver (its CSINode's `spec.drivers[].allocatable.count`); drivers
+   * left out are unlimited. Default: no limits.
+   */
+  readonly volumeLimits?: Readonly<Record<string, number>>;
 }
 
 /** How minValues behave when the instance types cannot meet them (upstream `MIN_VALUES_POLICY`). */
@@ -90,6 +96,12 @@ export interface SchedulerOptions<IT extends SchedulerInstanceType = SchedulerIn
    * `v1.WellKnownLabels`). Default none: only Karpenter's well-known labels.
    */
   readonly wellKnownLabels?: Iterable<string>;
+  /**
+   * A pod's volumes (zones its PersistentVolumes or StorageClasses allow, CSI volumes it
+   * attaches), resolved by the caller from PVCs, PVs and StorageClasses; read once per pod.
+   * Default: volumes do not constrain placement.
+   */
+  readonly podVolumes?: (pod: Pod) => PodVolumes | undefined;
 }
 
 /** A node claim the scheduler wants launched. */

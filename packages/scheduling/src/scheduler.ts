@@ -56,6 +56,7 @@ import type {
   SchedulingResults,
 } from './scheduler-types.js';
 import { toleratesAll } from './taints.js';
+import { VolumeUsage } from './volumes.js';
 import { TopologyDomains } from './topology/domains.js';
 import {
   Topology,
@@ -111,6 +112,8 @@ interface ExistingNodeState {
   readonly taints: NonNullable<ExistingNodeInput['taints']>;
   available: ResourceList;
   readonly hostPorts: HostPortUsage;
+  /** Volumes attached there, against its CSI attach limits; undefined without limits. */
+  readonly volumes: VolumeUsage | undefined;
   readonly placed: Pod[];
 }
 
@@ -253,7 +256,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   private data(pod: Pod): PodData {
     let d = this.podData.get(pod);
     if (d === undefined) {
-      d = buildPodData(pod, this.preferencePolicy);
+      d = buildPodData(pod, this.preferencePolicy, this.options.podVolumes?.(pod));
       const names = Object.keys(d.requests);
       const text = names.join('\n');
       let keys = this.requestKeyLists.get(text);
@@ -428,7 +431,15 @@ class SolveRun<IT extends SchedulerInstanceType> {
       let used: ResourceList = {};
       let daemonUsed: ResourceList = {};
       const hostPorts = new HostPortUsage();
+      const volumes =
+        input.volumeLimits !== undefined && Object.keys(input.volumeLimits).length > 0
+          ? new VolumeUsage(input.volumeLimits)
+          : undefined;
       for (const p of pods) {
+        if (volumes !== undefined) {
+          const attached = this.s.options.podVolumes?.(p)?.attachments;
+          if (attached !== undefined) volumes.add(attached);
+        }
         const req = podRequests(p);
         used = addResources(used, req);
         if (isDaemonSetPod(p)) daemonUsed = addResources(daemonUsed, req);
@@ -458,6 +469,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
         taints,
         available: subtractResources(subtractResources(input.allocatable, used), daemon.overhead),
         hostPorts,
+        volumes,
         placed: [],
       });
       const t = this.templates.findIndex((x) => x.name === input.nodePoolName);
@@ -531,10 +543,19 @@ class SolveRun<IT extends SchedulerInstanceType> {
   /** Tries the pod, relaxing one preference at a time; returns the last error, or undefined on success. */
   private schedule(d: PodData): string | undefined {
     let constraints: PodConstraints = d.constraints;
+    // A pod's volume alternatives are tried in order under each relaxation (upstream adds them
+    // to the node's requirements, one alternative per attempt).
+    const volumeAlternatives: readonly (Requirements | undefined)[] =
+      d.volumes !== undefined && d.volumes.requirements.length > 0
+        ? d.volumes.requirements
+        : [undefined];
     for (;;) {
-      let error: string;
+      let error = '';
       try {
-        error = this.tryAttempt(d, constraints) ?? '';
+        for (const volume of volumeAlternatives) {
+          error = this.tryAttempt(d, constraints, volume) ?? '';
+          if (error === '') break;
+        }
       } catch (e) {
         return `invalid pod: ${(e as Error).message}`;
       }
@@ -558,13 +579,26 @@ class SolveRun<IT extends SchedulerInstanceType> {
    * The parts of an attempt that depend only on the pod and its constraints, cached per
    * constraints object across batches (the templates and the catalog belong to the scheduler).
    */
-  private attemptStatic(d: PodData, constraints: PodConstraints): AttemptStatic {
+  private attemptStatic(
+    d: PodData,
+    constraints: PodConstraints,
+    volume: Requirements | undefined,
+  ): AttemptStatic {
+    // Attempts under a volume alternative are not cached: such pods are few, and the caches
+    // are keyed by constraints alone.
     const unrelaxed = constraints === d.constraints;
-    const cached = unrelaxed
-      ? (d.memo.attempt as AttemptStatic | undefined)
-      : this.s.attemptStatics.get(constraints);
+    const cached =
+      volume !== undefined
+        ? undefined
+        : unrelaxed
+          ? (d.memo.attempt as AttemptStatic | undefined)
+          : this.s.attemptStatics.get(constraints);
     if (cached !== undefined && cached.data === d) return cached;
-    const { requirements, strict } = constraintRequirements(constraints);
+    const own = constraintRequirements(constraints);
+    const strict = own.strict;
+    // The volume's requirements narrow the node (not the pod's affinity: topology uses `strict`).
+    const requirements =
+      volume === undefined ? own.requirements : own.requirements.intersection(volume);
     const tolerations = constraints.toleratesPreferNoSchedule
       ? [...constraints.tolerations, TOLERATE_PREFER_NO_SCHEDULE]
       : constraints.tolerations;
@@ -585,14 +619,19 @@ class SolveRun<IT extends SchedulerInstanceType> {
       podMask: this.podMask(requirements, templateRejection, portMask),
       topology: {},
     };
+    if (volume !== undefined) return entry;
     if (unrelaxed) d.memo.attempt = entry;
     else this.s.attemptStatics.set(constraints, entry);
     return entry;
   }
 
   /** One attempt with fixed constraints: existing nodes, then in-flight claims, then new claims. */
-  private tryAttempt(d: PodData, constraints: PodConstraints): string | undefined {
-    const st = this.attemptStatic(d, constraints);
+  private tryAttempt(
+    d: PodData,
+    constraints: PodConstraints,
+    volume?: Requirements,
+  ): string | undefined {
+    const st = this.attemptStatic(d, constraints, volume);
     const topology = this.topology.prepare(d, constraints, st.strict, st.topology);
     if (topology.failure !== undefined) return topology.failure;
     const attempt: Attempt = {
@@ -650,12 +689,20 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (!this.tolerates(a.tolerations, node.taints)) return false;
     if (!node.requirements.isCompatible(a.requirements)) return false;
     if (d.hostPorts.length > 0 && node.hostPorts.conflict(d.hostPorts) !== undefined) return false;
+    const attachments = d.volumes?.attachments;
+    if (
+      node.volumes !== undefined &&
+      attachments !== undefined &&
+      node.volumes.exceeds(attachments) !== undefined
+    )
+      return false;
     const hostname = node.requirements.get(HOSTNAME).valuesList()[0] ?? node.input.name;
     if (!this.topology.mayPass(a.topology, node.requirements, hostname)) return false;
     const narrowed = this.topology.narrow(a.topology, node.requirements);
     if (typeof narrowed === 'string') return false;
     node.available = subtractResources(node.available, d.requests);
     node.hostPorts.add(d.hostPorts);
+    if (node.volumes !== undefined && attachments !== undefined) node.volumes.add(attachments);
     node.placed.push(d.pod);
     this.topology.record(
       d,
@@ -1023,13 +1070,21 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const requests = this.claimRequests(claim, options.overhead);
     reqs.add(options.instanceTypeRequirement);
     if (options.capacityTypeRequirement !== undefined) reqs.add(options.capacityTypeRequirement);
+    const relaxed = claim.minValuesRelaxed || options.minValuesShortfall !== undefined;
+    if (relaxed) {
+      // BestEffort: each minValues the kept options cannot meet is lowered to what they reach
+      // (upstream RelaxMinValues), so the NodeClaim never asks for more values than it allows.
+      const { shortfall } = checkMinValues(reqs, options.kept);
+      for (const [key, reached] of Object.entries(shortfall))
+        reqs.replace(reqs.get(key).withMinValues(reached > 0 ? reached : undefined));
+    }
     return {
       nodePoolName: template.name,
       requirements: reqs,
       instanceTypeOptions: options.kept,
       pods: claim.podObjects,
       requests,
-      minValuesRelaxed: claim.minValuesRelaxed || options.minValuesShortfall !== undefined,
+      minValuesRelaxed: relaxed,
     };
   }
 

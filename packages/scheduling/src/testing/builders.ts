@@ -408,6 +408,8 @@ export interface ExistingNodeOptions {
   pods?: Pod[];
   nodePoolName?: string;
   initialized?: boolean;
+  /** CSI attach limits per driver. */
+  volumeLimits?: Record<string, number>;
 }
 
 /** An existing node in test-zone-1 (override with `labels`). */
@@ -432,6 +434,7 @@ export function existingNode(o: ExistingNodeOptions = {}): ExistingNodeInput {
     pods: o.pods ?? [],
     ...(o.nodePoolName ? { nodePoolName: o.nodePoolName } : {}),
     ...(o.initialized !== undefined ? { initialized: o.initialized } : {}),
+    ...(o.volumeLimits !== undefined ? { volumeLimits: o.volumeLimits } : {}),
   };
 }
 

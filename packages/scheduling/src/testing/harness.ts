@@ -22,6 +22,8 @@ export interface TestEnvironment {
   maxInstanceTypes?: number;
   /** The provider's well-known labels (see `SchedulerOptions.wellKnownLabels`). */
   wellKnownLabels?: string[];
+  /** The pods' volumes (see `SchedulerOptions.podVolumes`). */
+  podVolumes?: SchedulerOptions['podVolumes'];
 }
 
 /** The scheduler options of an environment. */
@@ -41,6 +43,7 @@ export function schedulerOptions(env: TestEnvironment): SchedulerOptions<TestIns
     minValuesPolicy: env.minValuesPolicy ?? 'Strict',
     ...(env.maxInstanceTypes !== undefined ? { maxInstanceTypes: env.maxInstanceTypes } : {}),
     ...(env.wellKnownLabels !== undefined ? { wellKnownLabels: env.wellKnownLabels } : {}),
+    ...(env.podVolumes !== undefined ? { podVolumes: env.podVolumes } : {}),
   };
 }
 

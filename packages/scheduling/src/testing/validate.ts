@@ -34,6 +34,7 @@ import type {
   SchedulingResults,
 } from '../scheduler-types.js';
 import { tolerates } from '../taints.js';
+import { VolumeUsage, type PodVolumes } from '../volumes.js';
 
 /** What the result was computed from. */
 export interface ValidationInput {
@@ -47,6 +48,8 @@ export interface ValidationInput {
   readonly minValuesPolicy?: 'Strict' | 'BestEffort';
   /** The provider's well-known labels the scheduler was given (see `SchedulerOptions`). */
   readonly wellKnownLabels?: Iterable<string>;
+  /** The pods' volumes the scheduler was given (see `SchedulerOptions.podVolumes`). */
+  readonly podVolumes?: (pod: Pod) => PodVolumes | undefined;
 }
 
 /** One node of the final assignment (a new node claim or an existing node). */
@@ -139,7 +142,9 @@ function claimDomains(claim: NewNodeClaim, hostname: string): (key: string) => r
 /**
  * Re-checks every pod on the result: each pod appears exactly once (on a node claim, an existing
  * node, or in podErrors); taints (PreferNoSchedule excepted); node selector and required node
- * affinity (some OR-term) against the node's requirements and every instance-type option; the
+ * affinity (some OR-term) against the node's requirements and every instance-type option;
+ * volume topology (some alternative allows every domain the node may be in) and CSI attach
+ * limits of existing nodes; no In requirement with fewer values than its minValues; the
  * resources of every option (pods plus that option's daemonset overhead) and of existing nodes;
  * host ports; required pod anti-affinity (both directions) and affinity; DoNotSchedule topology
  * spread on decided domains for constraints shared by every pod they select; NodePool limits
@@ -220,6 +225,12 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     ) {
       problems.push(`${label}: options do not satisfy minValues`);
     }
+    // Under either policy the claim must be one the API server accepts: an In requirement
+    // never asks for more distinct values than it lists.
+    for (const r of claim.requirements) {
+      if (!r.complement && r.minValues !== undefined && r.valuesList().length < r.minValues)
+        problems.push(`${label}: ${r.toString()} lists fewer values than its minValues`);
+    }
     nodes.push({
       label,
       requirements: claim.requirements,
@@ -254,6 +265,13 @@ export function validateAssignment(results: SchedulingResults, input: Validation
     });
     if (newPods.length > 0 && !fits(addResources(used, daemon.overhead), n.allocatable)) {
       problems.push(`existing node ${n.name}: pods plus daemonset overhead exceed allocatable`);
+    }
+    if (newPods.length > 0 && n.volumeLimits !== undefined && input.podVolumes !== undefined) {
+      const usage = new VolumeUsage(n.volumeLimits);
+      for (const p of bound) usage.add(input.podVolumes(p)?.attachments ?? []);
+      const added = newPods.flatMap((p) => input.podVolumes?.(p)?.attachments ?? []);
+      const exceeded = usage.exceeds(added);
+      if (exceeded !== undefined) problems.push(`existing node ${n.name}: ${exceeded}`);
     }
     for (const p of newPods) {
       if (!podAlternatives(p).some((alt) => reqs.isCompatible(alt))) {
@@ -291,6 +309,21 @@ export function validateAssignment(results: SchedulingResults, input: Validation
       if (!podAlternatives(p).some((alt) => node.requirements.isCompatible(alt, allowUndefined))) {
         problems.push(
           `${node.label}: requirements ${node.requirements.toString()} do not meet pod ${name(p)}'s node affinity`,
+        );
+      }
+      // Volumes: every domain the node may still end up in is one some alternative allows.
+      const alternatives = input.podVolumes?.(p)?.requirements ?? [];
+      if (
+        alternatives.length > 0 &&
+        !alternatives.some((alt) =>
+          alt.values().every((r) => {
+            const domains = node.domains(r.key);
+            return domains.length > 0 && domains.every((v) => r.has(v));
+          }),
+        )
+      ) {
+        problems.push(
+          `${node.label}: pod ${name(p)}'s volumes do not allow every domain the node may be in`,
         );
       }
       const mine = podHostPorts(p);
