@@ -363,7 +363,7 @@ status: { allocatable: ${allocatable} }
     expect(await cli('validate', file)).toMatchObject({ code: 0, stderr: '' });
     const simulated = await cli('simulate', file, '--cloud', 'sim', '-o', 'json');
     expect(JSON.parse(simulated.stdout).existingNodes).toEqual([
-      { name: 'node-1', pods: ['default/web'] },
+      { name: 'node-1', pods: ['default/web'], podsBefore: 0 },
     ]);
   });
 });
