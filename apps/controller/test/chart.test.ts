@@ -50,6 +50,12 @@ describe('Helm chart', () => {
       [
         // informers
         ...['pods', 'nodes'].flatMap((r) => ['get', 'list', 'watch'].map((v) => `core/${r}:${v}`)),
+        ...['limitranges', 'persistentvolumeclaims', 'persistentvolumes'].flatMap((r) =>
+          ['get', 'list', 'watch'].map((v) => `core/${r}:${v}`),
+        ),
+        ...['storageclasses', 'csinodes'].flatMap((r) =>
+          ['get', 'list', 'watch'].map((v) => `storage.k8s.io/${r}:${v}`),
+        ),
         ...['get', 'list', 'watch'].map((v) => `apps/daemonsets:${v}`),
         ...['get', 'list', 'watch'].map((v) => `policy/poddisruptionbudgets:${v}`),
         ...['get', 'list', 'watch'].map((v) => `karpenter.sh/nodepools:${v}`),

@@ -46,6 +46,11 @@ async function listed(env: UnitEnv): Promise<ClusterSnapshot> {
     daemonSets: await all('DaemonSet'),
     podDisruptionBudgets: await all('PodDisruptionBudget'),
     nodeOverlays: await all('NodeOverlay'),
+    limitRanges: await all('LimitRange'),
+    persistentVolumeClaims: await all('PersistentVolumeClaim'),
+    persistentVolumes: await all('PersistentVolume'),
+    storageClasses: await all('StorageClass'),
+    csiNodes: await all('CSINode'),
   };
 }
 

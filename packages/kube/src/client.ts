@@ -1,7 +1,8 @@
 /**
  * `ClusterKubeClient`: the controllers' {@link KubeClient} against a real API server.
  * Reads come from one {@link Informer} per resource (Pods, Nodes, DaemonSets,
- * PodDisruptionBudgets, NodePools, NodeClaims and each configured NodeClass kind); writes go to
+ * PodDisruptionBudgets, NodePools, NodeClaims, each configured NodeClass kind, LimitRanges,
+ * PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes); writes go to
  * the server. Semantics are the contract's (see @karpenter-ts/controllers `KubeClient`), with
  * two additions that upstream controllers also lean on: {@link ClusterKubeClient.jsonPatch}
  * (RFC 6902 with a resourceVersion precondition) and {@link ClusterKubeClient.mutate} /
@@ -56,6 +57,11 @@ export const DefaultCachedKinds: readonly Kind[] = [
   'NodePool',
   'NodeClaim',
   'NodeClass',
+  'LimitRange',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'StorageClass',
+  'CSINode',
 ];
 
 /** Options of {@link ClusterKubeClient}. */

@@ -20,10 +20,16 @@ function modelOf(resource: ResourceType): string | undefined {
     DaemonSet: 'V1DaemonSet',
     PodDisruptionBudget: 'V1PodDisruptionBudget',
     Lease: 'V1Lease',
+    LimitRange: 'V1LimitRange',
+    PersistentVolumeClaim: 'V1PersistentVolumeClaim',
+    PersistentVolume: 'V1PersistentVolume',
+    StorageClass: 'V1StorageClass',
+    CSINode: 'V1CSINode',
   };
   return resource.group === '' ||
     resource.group === 'apps' ||
     resource.group === 'policy' ||
+    resource.group === 'storage.k8s.io' ||
     resource.group === 'coordination.k8s.io'
     ? models[resource.kind]
     : undefined;

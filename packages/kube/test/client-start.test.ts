@@ -79,6 +79,11 @@ describe('ClusterKubeClient.start', () => {
       'NodePool',
       'NodeClaim',
       'NodeClass',
+      'LimitRange',
+      'PersistentVolumeClaim',
+      'PersistentVolume',
+      'StorageClass',
+      'CSINode',
     ]);
     for (const kind of DefaultCachedKinds) expect(c.informers(kind).length).toBeGreaterThan(0);
   });
@@ -103,9 +108,19 @@ describe('ClusterKubeClient.start', () => {
   // Which list fails last varies from run to run; any resource, groups with digits (k8s) too.
   it('names an unreachable API server when no cache synced, with the last error of any list', async () => {
     const answers = Object.fromEntries(
-      ['pods', 'nodes', 'daemonsets', 'poddisruptionbudgets', 'nodepools', 'nodeclaims'].map(
-        (plural) => [plural, refused],
-      ),
+      [
+        'pods',
+        'nodes',
+        'daemonsets',
+        'poddisruptionbudgets',
+        'nodepools',
+        'nodeclaims',
+        'limitranges',
+        'persistentvolumeclaims',
+        'persistentvolumes',
+        'storageclasses',
+        'csinodes',
+      ].map((plural) => [plural, refused]),
     );
     answers['aksnodeclasses'] = refused;
     answers['ec2nodeclasses'] = refused;

@@ -15,6 +15,7 @@ import type {
   V1LabelSelector,
   V1LabelSelectorRequirement,
   V1Lease,
+  V1LimitRange,
   V1Namespace,
   V1Node,
   V1NodeAffinity,
@@ -122,6 +123,8 @@ export type PodDisruptionBudget = V1PodDisruptionBudget;
 export type StorageClass = V1StorageClass;
 /** storage.k8s.io/v1 CSINode. */
 export type CSINode = V1CSINode;
+/** core/v1 LimitRange (namespace defaults and bounds of container resources). */
+export type LimitRange = V1LimitRange;
 /** coordination.k8s.io/v1 Lease. */
 export type Lease = V1Lease;
 /** meta/v1 ObjectMeta. */

@@ -17,16 +17,21 @@
  * - Missing objects raise {@link NotFoundError} (404) from writes; `get` returns `undefined`.
  */
 import type {
+  CSINode,
   DaemonSet,
+  LimitRange,
   Node,
   NodeClaim,
   NodeClassReference,
   NodeOverlay,
   NodePool,
   ObjectMeta,
+  PersistentVolume,
+  PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
   StatusCondition,
+  StorageClass,
 } from '@karpenter-ts/api';
 
 /**
@@ -52,6 +57,14 @@ export interface KubeObjects {
   NodeClass: NodeClassObject;
   /** `karpenter.sh/v1alpha1` (gate NodeOverlay). */
   NodeOverlay: NodeOverlay;
+  /** Namespace defaults of container requests and limits (DaemonSet pods built from templates). */
+  LimitRange: LimitRange;
+  /** Volume topology and attach limits (provisioning). */
+  PersistentVolumeClaim: PersistentVolumeClaim;
+  PersistentVolume: PersistentVolume;
+  StorageClass: StorageClass;
+  /** Per-node CSI attach limits (`spec.drivers[].allocatable.count`). */
+  CSINode: CSINode;
 }
 
 /** One of the kinds in {@link KubeObjects}. */
@@ -62,6 +75,8 @@ export const NamespacedKinds: ReadonlySet<Kind> = new Set([
   'Pod',
   'DaemonSet',
   'PodDisruptionBudget',
+  'LimitRange',
+  'PersistentVolumeClaim',
 ]);
 
 /**

@@ -5,14 +5,17 @@
  * PodDisruptionBudgets (429). Watches are delivered synchronously after each write, so the
  * "cache" never lags: tests that need lag use {@link MemoryKubeClient.failNext}.
  *
+ * Admission: a created Pod gets its namespace's LimitRange defaults (see limit-ranges.ts).
+ *
  * Simplifications (on purpose): a deleted pod without finalizers disappears at once (no kubelet
  * grace period); PDB disruptions are computed live from the pods (and reported as
  * `status.disruptionsAllowed` on every read, as kube-controller-manager keeps it);
  * `update` may set a pod's `spec.nodeName` (binding, see {@link MemoryKubeClient.bind}).
  */
-import type { ObjectMeta, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
+import type { LimitRange, ObjectMeta, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
 import { compileLabelSelector } from '@karpenter-ts/scheduling';
 import { systemClock, type Clock } from '../clock.js';
+import { admitPodResources } from '../limit-ranges.js';
 import {
   AlreadyExistsError,
   ConflictError,
@@ -136,7 +139,12 @@ export class MemoryKubeClient implements KubeClient {
 
   async create<K extends Kind>(kind: K, object: KubeObjects[K]): Promise<KubeObjects[K]> {
     this.#fault('create', kind);
-    const copy = stored(structuredClone(object));
+    let copy = stored(structuredClone(object));
+    if (kind === 'Pod') {
+      // LimitRanger admission, as the API server runs it on every pod create.
+      const ranges = [...this.#store('LimitRange').values()] as unknown as LimitRange[];
+      if (ranges.length > 0) copy = stored(admitPodResources(copy as unknown as Pod, ranges));
+    }
     const meta = copy.metadata;
     if (meta.deletionTimestamp !== undefined) {
       throw new KubeApiError(422, `${kind}: metadata.deletionTimestamp may not be set on create`);

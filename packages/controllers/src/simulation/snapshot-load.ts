@@ -30,7 +30,8 @@ export interface LoadedSnapshot {
 }
 
 /**
- * Checks and stores the snapshot's objects (NodeClasses, NodePools, NodeOverlays, NodeClaims, Nodes,
+ * Checks and stores the snapshot's objects (NodeClasses, NodePools, NodeOverlays, NodeClaims,
+ * Nodes, LimitRanges, StorageClasses, PersistentVolumes, PersistentVolumeClaims, CSINodes,
  * DaemonSets, PodDisruptionBudgets, Pods, in that order). Raises {@link SnapshotError} with every
  * problem before storing anything.
  */
@@ -63,6 +64,14 @@ export async function loadSnapshot(
     }
     await client.restore('Node', node);
   }
+  // Storage and LimitRanges before the pods that use them.
+  for (const { object } of snapshot.limitRanges) await client.restore('LimitRange', object);
+  for (const { object } of snapshot.storageClasses) await client.restore('StorageClass', object);
+  for (const { object } of snapshot.persistentVolumes)
+    await client.restore('PersistentVolume', object);
+  for (const { object } of snapshot.persistentVolumeClaims)
+    await client.restore('PersistentVolumeClaim', object);
+  for (const { object } of snapshot.csiNodes) await client.restore('CSINode', object);
   for (const { object } of snapshot.daemonSets) await client.restore('DaemonSet', object);
   for (const { object } of snapshot.podDisruptionBudgets)
     await client.restore('PodDisruptionBudget', object);

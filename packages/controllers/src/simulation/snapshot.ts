@@ -15,13 +15,18 @@
  * Nodes without a NodeClaim are unmanaged capacity: pods may run there, they are never disrupted.
  */
 import type {
+  CSINode,
   DaemonSet,
+  LimitRange,
   Node,
   NodeClaim,
   NodeOverlay,
   NodePool,
+  PersistentVolume,
+  PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
+  StorageClass,
 } from '@karpenter-ts/api';
 import type { NodeClassObject } from '../kube/client.js';
 import { isTerminal } from '../pods.js';
@@ -46,6 +51,11 @@ export interface ClusterSnapshot {
   readonly podDisruptionBudgets: readonly Located<PodDisruptionBudget>[];
   /** `karpenter.sh/v1alpha1` NodeOverlays (they apply with the `NodeOverlay` gate on). */
   readonly nodeOverlays: readonly Located<NodeOverlay>[];
+  readonly limitRanges: readonly Located<LimitRange>[];
+  readonly persistentVolumeClaims: readonly Located<PersistentVolumeClaim>[];
+  readonly persistentVolumes: readonly Located<PersistentVolume>[];
+  readonly storageClasses: readonly Located<StorageClass>[];
+  readonly csiNodes: readonly Located<CSINode>[];
 }
 
 /** A broken rule: `source field: message`, as the CLI prints it. */
@@ -67,6 +77,11 @@ export function emptySnapshot(): ClusterSnapshot {
     daemonSets: [],
     podDisruptionBudgets: [],
     nodeOverlays: [],
+    limitRanges: [],
+    persistentVolumeClaims: [],
+    persistentVolumes: [],
+    storageClasses: [],
+    csiNodes: [],
   };
 }
 
@@ -165,6 +180,11 @@ function duplicates(snapshot: ClusterSnapshot): SnapshotProblem[] {
     ['DaemonSet', snapshot.daemonSets, true],
     ['PodDisruptionBudget', snapshot.podDisruptionBudgets, true],
     ['NodeOverlay', snapshot.nodeOverlays, false],
+    ['LimitRange', snapshot.limitRanges, true],
+    ['PersistentVolumeClaim', snapshot.persistentVolumeClaims, true],
+    ['PersistentVolume', snapshot.persistentVolumes, false],
+    ['StorageClass', snapshot.storageClasses, false],
+    ['CSINode', snapshot.csiNodes, false],
   ];
   for (const [kind, entries, namespaced] of kinds) {
     const seen = new Map<string, Located<unknown>>();

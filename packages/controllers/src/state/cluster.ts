@@ -6,12 +6,14 @@
  * provisioner, which records the NodeClaims it creates at once so the next batch sees them
  * before the watch does.
  */
-import type { DaemonSet, Node, NodeClaim, Pod } from '@karpenter-ts/api';
+import type { DaemonSet, LimitRange, Node, NodeClaim, Pod } from '@karpenter-ts/api';
 import { Labels } from '@karpenter-ts/api';
 import { addResources, type ResourceList } from '@karpenter-ts/scheduling';
 import { timeMs, type Clock } from '../clock.js';
 import type { KubeClient } from '../kube/client.js';
+import { admitPodResources } from '../limit-ranges.js';
 import { isDaemonSetPod, isTerminal, podKey } from '../pods.js';
+import { StorageState } from './storage.js';
 import { StateNode } from './state-node.js';
 
 interface Entry {
@@ -31,6 +33,10 @@ export class Cluster {
   readonly #pods = new Map<string, Pod>();
   readonly #podsByNode = new Map<string, Set<string>>();
   readonly #daemonSets = new Map<string, DaemonSet>();
+  /** LimitRanges by `namespace/name`: their defaults fill DaemonSet pods built from templates. */
+  readonly #limitRanges = new Map<string, LimitRange>();
+  /** PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes (volume topology). */
+  readonly storage = new StorageState();
   readonly #nominatedUntil = new Map<string, number>();
   readonly #markedForDeletion = new Set<string>();
   #hasSynced = false;
@@ -109,6 +115,19 @@ export class Cluster {
       `${daemonSet.metadata?.namespace ?? 'default'}/${daemonSet.metadata?.name}`,
       daemonSet,
     );
+  }
+
+  /** Adds or updates a LimitRange. */
+  updateLimitRange(limitRange: LimitRange): void {
+    this.#limitRanges.set(
+      `${limitRange.metadata?.namespace ?? 'default'}/${limitRange.metadata?.name}`,
+      limitRange,
+    );
+  }
+
+  /** Removes a LimitRange by `namespace/name`. */
+  deleteLimitRange(key: string): void {
+    this.#limitRanges.delete(key);
   }
 
   /** Removes a DaemonSet by `namespace/name`. */
@@ -213,8 +232,11 @@ export class Cluster {
   }
 
   /**
-   * One pod per DaemonSet, for daemonset overhead: the newest pod it owns, else a pod made from
-   * its template (upstream keeps the newest pod because admission webhooks may change requests).
+   * One pod per DaemonSet, for daemonset overhead: the newest pod it owns (upstream keeps it
+   * because admission, LimitRange defaults and webhooks, may change requests), else a pod made
+   * from its template with the namespace's LimitRange defaults applied, as admission would give
+   * its pods (upstream takes the template as written: a deliberate difference, see
+   * packages/controllers/README.md).
    */
   daemonSetPods(): Pod[] {
     const newest = new Map<string, Pod>();
@@ -239,7 +261,8 @@ export class Cluster {
         continue;
       }
       const template = ds.spec?.template;
-      out.push({
+      const limitRanges = [...this.#limitRanges.values()];
+      const built: Pod = {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: {
@@ -257,7 +280,8 @@ export class Cluster {
           ],
         },
         spec: template?.spec ?? { containers: [] },
-      });
+      };
+      out.push(limitRanges.length > 0 ? admitPodResources(built, limitRanges) : built);
     }
     return out;
   }

@@ -8,8 +8,8 @@ import { podKey } from '../pods.js';
 import type { Cluster } from './cluster.js';
 
 /**
- * Lists Nodes, NodeClaims, Pods and DaemonSets into the cluster state and subscribes to their
- * changes. Returns a function that stops the watches.
+ * Lists Nodes, NodeClaims, Pods, DaemonSets, LimitRanges and the storage objects (PVCs, PVs,
+ * StorageClasses, CSINodes) into the cluster state and subscribes to their changes. Returns a function that stops the watches.
  */
 export async function startClusterInformers(
   client: KubeClient,
@@ -36,11 +36,43 @@ export async function startClusterInformers(
           )
         : cluster.updateDaemonSet(e.object),
     ),
+    client.watch('LimitRange', (e) =>
+      e.type === 'DELETED'
+        ? cluster.deleteLimitRange(
+            `${e.object.metadata?.namespace ?? 'default'}/${e.object.metadata?.name}`,
+          )
+        : cluster.updateLimitRange(e.object),
+    ),
+    client.watch('PersistentVolumeClaim', (e) =>
+      e.type === 'DELETED'
+        ? cluster.storage.deleteClaim(e.object)
+        : cluster.storage.updateClaim(e.object),
+    ),
+    client.watch('PersistentVolume', (e) =>
+      e.type === 'DELETED'
+        ? cluster.storage.deleteVolume(e.object)
+        : cluster.storage.updateVolume(e.object),
+    ),
+    client.watch('StorageClass', (e) =>
+      e.type === 'DELETED'
+        ? cluster.storage.deleteStorageClass(e.object)
+        : cluster.storage.updateStorageClass(e.object),
+    ),
+    client.watch('CSINode', (e) =>
+      e.type === 'DELETED'
+        ? cluster.storage.deleteCSINode(e.object)
+        : cluster.storage.updateCSINode(e.object),
+    ),
   ];
   for (const n of await client.list('Node')) cluster.updateNode(n);
   for (const c of await client.list('NodeClaim')) cluster.updateNodeClaim(c);
   for (const p of await client.list('Pod')) cluster.updatePod(p);
   for (const d of await client.list('DaemonSet')) cluster.updateDaemonSet(d);
+  for (const l of await client.list('LimitRange')) cluster.updateLimitRange(l);
+  for (const c of await client.list('PersistentVolumeClaim')) cluster.storage.updateClaim(c);
+  for (const v of await client.list('PersistentVolume')) cluster.storage.updateVolume(v);
+  for (const c of await client.list('StorageClass')) cluster.storage.updateStorageClass(c);
+  for (const c of await client.list('CSINode')) cluster.storage.updateCSINode(c);
   return () => {
     for (const stop of stops) stop();
   };
