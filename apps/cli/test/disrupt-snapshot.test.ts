@@ -106,11 +106,16 @@ describe('karpenter-ts disrupt: reading a snapshot', () => {
   });
 
   it('says what it ignored and why: volumes, kinds that do not change scheduling, finished pods', async () => {
+    // PVCs, PVs and StorageClasses are read (volume topology); attachments are not.
     const pvc = {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: 'data', namespace: 'default' },
-      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name: 'csi-0a1b' },
+      spec: {
+        attacher: 'ebs.csi.aws.com',
+        nodeName: 'a',
+        source: { persistentVolumeName: 'pv-1' },
+      },
     };
     const service = {
       apiVersion: 'v1',
@@ -126,8 +131,8 @@ describe('karpenter-ts disrupt: reading a snapshot', () => {
     expect(r.ignored.map((i) => [i.source, i.object, i.reason])).toEqual([
       [
         expect.stringMatching(/cluster\.yaml:1 items\[4\]$/),
-        'PersistentVolumeClaim/default/data',
-        'volume topology is not modelled: volumes and storage classes do not constrain placement',
+        'VolumeAttachment/csi-0a1b',
+        'volume attachments and CSI drivers do not change placement (PVCs, PVs, StorageClasses and CSINodes do)',
       ],
       [
         expect.stringMatching(/items\[5\]$/),

@@ -1,6 +1,7 @@
 /**
  * The kinds a cluster snapshot may hold, and what the reader does with each: read (NodePools,
- * NodeClaims, NodeClasses, Nodes, Pods, workloads, DaemonSets, PodDisruptionBudgets), ignored
+ * NodeClaims, NodeClasses, Nodes, Pods, workloads, DaemonSets, PodDisruptionBudgets,
+ * LimitRanges, PersistentVolumeClaims, PersistentVolumes, StorageClasses, CSINodes), ignored
  * with a reason (kinds that exist in every cluster but do not change scheduling or disruption
  * here), or unknown (a mistake: the wrong file, or a kind the reader would silently drop).
  */
@@ -16,6 +17,11 @@ export const READ_KINDS: readonly string[] = [
   'SimNodeClass',
   'DaemonSet',
   'PodDisruptionBudget',
+  'LimitRange',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'StorageClass',
+  'CSINode',
   'Deployment',
   'ReplicaSet',
   'ReplicationController',
@@ -25,16 +31,12 @@ export const READ_KINDS: readonly string[] = [
 ];
 
 const VOLUMES =
-  'volume topology is not modelled: volumes and storage classes do not constrain placement';
+  'volume attachments and CSI drivers do not change placement (PVCs, PVs, StorageClasses and CSINodes do)';
 const IRRELEVANT = 'does not change scheduling or disruption';
 
 /** Kinds the reader knows and leaves out, by kind, with why. */
 export const IGNORED_KINDS: Readonly<Record<string, string>> = {
-  PersistentVolume: VOLUMES,
-  PersistentVolumeClaim: VOLUMES,
-  StorageClass: VOLUMES,
   VolumeAttachment: VOLUMES,
-  CSINode: VOLUMES,
   CSIDriver: VOLUMES,
   CSIStorageCapacity: VOLUMES,
   HorizontalPodAutoscaler: 'replica autoscaling is not modelled: the replicas as written count',
@@ -56,7 +58,6 @@ export const IGNORED_KINDS: Readonly<Record<string, string>> = {
   ClusterRoleBinding: IRRELEVANT,
   Event: IRRELEVANT,
   Lease: IRRELEVANT,
-  LimitRange: IRRELEVANT,
   ResourceQuota: IRRELEVANT,
   PodTemplate: IRRELEVANT,
   RuntimeClass: IRRELEVANT,
@@ -79,5 +80,5 @@ export function ignoredKindReason(kind: string): string | undefined {
 
 /** The message for an object of a kind the reader does not know. */
 export function unknownKindMessage(kind: string, apiVersion: string): string {
-  return `${JSON.stringify(kind)} (${apiVersion}) is not a kind a cluster snapshot holds: the reader uses ${READ_KINDS.join(', ')} and leaves out ${Object.keys(IGNORED_KINDS).length} kinds that do not change scheduling (Service, ConfigMap, PersistentVolumeClaim, …; see docs/cli.md); remove it from the input`;
+  return `${JSON.stringify(kind)} (${apiVersion}) is not a kind a cluster snapshot holds: the reader uses ${READ_KINDS.join(', ')} and leaves out ${Object.keys(IGNORED_KINDS).length} kinds that do not change scheduling (Service, ConfigMap, VolumeAttachment, …; see docs/cli.md); remove it from the input`;
 }

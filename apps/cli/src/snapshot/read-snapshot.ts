@@ -23,14 +23,21 @@
  * are the controllers' `snapshotProblems`, raised when the snapshot is loaded.
  */
 import type {
+  CSINode,
   DaemonSet,
+  LimitRange,
   Node,
   NodeClaim,
   NodeOverlay,
+  PersistentVolume,
+  PersistentVolumeClaim,
   Pod,
   PodDisruptionBudget,
+  StorageClass,
 } from '@karpenter-ts/api';
 import {
+  admitPodResources,
+  BindCompletedAnnotation,
   emptySnapshot,
   type ClusterSnapshot,
   type Located,
@@ -120,7 +127,12 @@ export function readSnapshot(
       kind: doc.object.kind,
       reason,
     });
+  const storageDocs: ManifestDocument[] = [];
   for (const doc of inv.other) {
+    if (STORAGE_KINDS.has(doc.object.kind)) {
+      storageDocs.push(doc);
+      continue;
+    }
     const reason = ignoredKindReason(doc.object.kind);
     if (reason !== undefined || options.unknownKinds !== 'error')
       ignore(doc, reason ?? 'not a kind the reader uses');
@@ -178,6 +190,14 @@ export function readSnapshot(
   for (const doc of inv.nodes) snapshot.nodes.push(located(readNode(doc), doc));
   for (const doc of inv.podDisruptionBudgets)
     snapshot.podDisruptionBudgets.push(located(doc.object as unknown as PodDisruptionBudget, doc));
+  for (const doc of storageDocs.filter((d) => d.object.kind === 'LimitRange'))
+    snapshot.limitRanges.push(located(apiServerDecoded(doc.object) as unknown as LimitRange, doc));
+  // Pods the API server has not admitted yet (built from templates, or Pod documents of a
+  // manifest file, which have no status) get their namespace's LimitRange defaults, as
+  // admission would give them; pods a cluster reported carry theirs already.
+  const limitRanges = snapshot.limitRanges.map((l) => l.object as LimitRange);
+  const admit = (pod: Pod): Pod =>
+    limitRanges.length > 0 ? admitPodResources(pod, limitRanges) : pod;
 
   const podDocs = inv.workloads.filter((d) => d.object.kind === 'Pod');
   const daemonSetDocs = inv.workloads.filter((d) => d.object.kind === 'DaemonSet');
@@ -190,7 +210,12 @@ export function readSnapshot(
   const pods = expandWorkloads(podDocs, {
     ...(options.now ? { now: options.now } : {}),
   });
-  const podsOf = (list: readonly Pod[]) => list.map((pod) => located(pod, pods.origin.get(pod)));
+  const podsOf = (list: readonly Pod[]) =>
+    list.map((pod) => {
+      const doc = pods.origin.get(pod);
+      const admitted = doc?.object.kind === 'Pod' && doc.object.status !== undefined;
+      return located(admitted ? pod : admit(pod), doc);
+    });
   snapshot.pods.push(...podsOf(pods.boundPods), ...podsOf(pods.pending));
   for (const doc of podDocs) {
     const phase = (doc.object.status as { phase?: string } | undefined)?.phase;
@@ -224,13 +249,19 @@ export function readSnapshot(
   for (const doc of expandable) {
     const present = ownership.presence.get(doc);
     const missing = missingPods(doc, byDoc.get(doc) ?? [], present);
-    snapshot.pods.push(...missing.map((pod) => located(pod, doc)));
+    snapshot.pods.push(...missing.map((pod) => located(admit(pod), doc)));
     workloads.push({
       workload: `${doc.object.kind} ${doc.object.metadata?.namespace ?? 'default'}/${doc.object.metadata?.name ?? ''}`,
       present: (present?.pods.length ?? 0) + (present?.jobs ?? 0),
       pending: missing.length,
     });
   }
+  readStorage(
+    storageDocs,
+    [...pods.persistentVolumeClaims, ...made.persistentVolumeClaims],
+    snapshot,
+    notes,
+  );
   const gated = [
     ...pods.gated.map((pod) => ({ pod, doc: pods.origin.get(pod)! })),
     ...made.gated.map((pod) => ({ pod, doc: made.origin.get(pod)! })),
@@ -246,6 +277,118 @@ export function readSnapshot(
     ...(gated.length > 0 ? { gatedNote: gatedNote(gated) } : {}),
   };
 }
+
+/** Kinds read into the snapshot's storage and LimitRange lists. */
+const STORAGE_KINDS: ReadonlySet<string> = new Set([
+  'LimitRange',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'StorageClass',
+  'CSINode',
+]);
+
+/** The StorageClass annotation that makes it the default of PVCs naming none. */
+const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+
+/**
+ * Reads PVCs, PVs, StorageClasses and CSINodes into the snapshot, with the PVCs the expansion
+ * makes (StatefulSet volumeClaimTemplates) that the input does not hold. A PVC without a status
+ * is from a manifest file or made here, not read from a cluster: it is read as the API server
+ * and PV controller would leave it: with no storage class, the default StorageClass of the
+ * input (admission); with `spec.volumeName`, bound (`status.phase: Bound` and the
+ * bind-completed annotation). A StorageClass a PVC names that the input lacks is read as
+ * WaitForFirstConsumer without allowed topologies (it does not constrain placement), and a
+ * PVC of a file naming none when the input has no default gets such a class too. Each change
+ * is a note.
+ */
+function readStorage(
+  docs: readonly ManifestDocument[],
+  expanded: readonly PersistentVolumeClaim[],
+  snapshot: { -readonly [K in keyof ClusterSnapshot]: Located<unknown>[] },
+  notes: string[],
+): void {
+  const of = (kind: string) => docs.filter((d) => d.object.kind === kind);
+  const classes = of('StorageClass').map((doc) => ({
+    doc,
+    object: doc.object as unknown as StorageClass,
+  }));
+  for (const { doc, object } of classes) snapshot.storageClasses.push(located(object, doc));
+  const defaultClass = classes.find(
+    ({ object }) => object.metadata?.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true',
+  )?.object.metadata?.name;
+  for (const doc of of('PersistentVolume'))
+    snapshot.persistentVolumes.push(located(doc.object as unknown as PersistentVolume, doc));
+  for (const doc of of('CSINode'))
+    snapshot.csiNodes.push(located(doc.object as unknown as CSINode, doc));
+  const claimName = (c: PersistentVolumeClaim) =>
+    `${c.metadata?.namespace ?? 'default'}/${c.metadata?.name ?? ''}`;
+  const claims: { claim: PersistentVolumeClaim; doc: ManifestDocument | undefined }[] = of(
+    'PersistentVolumeClaim',
+  ).map((doc) => ({
+    claim: structuredClone(doc.object) as unknown as PersistentVolumeClaim,
+    doc,
+  }));
+  const present = new Set(claims.map(({ claim }) => claimName(claim)));
+  for (const claim of expanded)
+    if (!present.has(claimName(claim)))
+      claims.push({ claim: structuredClone(claim), doc: undefined });
+  const known = new Set(classes.map(({ object }) => object.metadata?.name ?? ''));
+  const stand = (name: string, why: string, isDefault = false) => {
+    if (known.has(name)) return;
+    known.add(name);
+    snapshot.storageClasses.push(
+      located<StorageClass>(
+        {
+          apiVersion: 'storage.k8s.io/v1',
+          kind: 'StorageClass',
+          metadata: {
+            name,
+            ...(isDefault ? { annotations: { [DEFAULT_CLASS_ANNOTATION]: 'true' } } : {}),
+          },
+          provisioner: 'karpenter-ts.io/unknown',
+          volumeBindingMode: 'WaitForFirstConsumer',
+        },
+        undefined,
+        '<assumed>',
+      ),
+    );
+    notes.push(
+      `${why}: read as a WaitForFirstConsumer StorageClass ${name} without allowed topologies (its volumes do not constrain placement)`,
+    );
+  };
+  for (const { claim, doc } of claims) {
+    const name = claimName(claim);
+    if (claim.status === undefined) {
+      claim.spec = { ...(claim.spec ?? {}) };
+      if (!claim.spec.storageClassName && !claim.spec.volumeName) {
+        const assigned = defaultClass ?? DEFAULT_ASSUMED_CLASS;
+        if (defaultClass === undefined)
+          stand(assigned, 'the input has no default StorageClass', true);
+        claim.spec.storageClassName = assigned;
+        notes.push(
+          `PersistentVolumeClaim ${name} names no storage class: given the default StorageClass ${assigned}, as admission does`,
+        );
+      }
+      if (claim.spec.volumeName) {
+        claim.metadata = {
+          ...(claim.metadata ?? {}),
+          annotations: { ...(claim.metadata?.annotations ?? {}), [BindCompletedAnnotation]: 'yes' },
+        };
+        claim.status = { phase: 'Bound' };
+      }
+    }
+    const className = claim.spec?.storageClassName;
+    if (className && !claim.spec?.volumeName)
+      stand(
+        className,
+        `the input has no StorageClass ${className} (PersistentVolumeClaim ${name})`,
+      );
+    snapshot.persistentVolumeClaims.push(located(claim, doc));
+  }
+}
+
+/** The default StorageClass assumed when the input has none. */
+const DEFAULT_ASSUMED_CLASS = 'default';
 
 /**
  * The note for pods left out because they have `spec.schedulingGates`, naming up to three of

@@ -8,8 +8,8 @@
  * selector or required node affinity cannot be provisioned for (restricted label, bad operator
  * or value, `matchFields`), which is reported as a FailedScheduling event.
  *
- * Not covered yet (difference from upstream): the PersistentVolumeClaim checks, because the
- * Kubernetes client interface has no PVC/PV/StorageClass reads.
+ * The PersistentVolumeClaim checks of the same list are VolumeTopology.validate's
+ * (volume-topology.ts), which reads the storage objects of cluster state.
  */
 import type { NodeSelectorRequirement, Pod } from '@karpenter-ts/api';
 import {

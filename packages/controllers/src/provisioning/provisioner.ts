@@ -37,6 +37,7 @@ import type { StateNode } from '../state/state-node.js';
 import { Batcher, type BatcherOptions } from './batcher.js';
 import { buildNodeClaim } from './nodeclaim-builder.js';
 import { isProvisionable, validatePod, type PodValidationOptions } from './pod-eligibility.js';
+import { VolumeTopology } from './volume-topology.js';
 
 /** Options of {@link Provisioner}. */
 export interface ProvisionerOptions extends BatcherOptions, PodValidationOptions {
@@ -220,10 +221,12 @@ export class Provisioner {
    * simulation also leaves out its candidates.
    */
   newScheduler(inputs: SchedulingInputs, nodes: readonly StateNode[]): Scheduler<InstanceType> {
+    const volumes = new VolumeTopology(this.#o.cluster.storage.snapshot());
     const existingNodes: ExistingNodeInput[] = nodes
       .filter((n) => n.providerID() !== '')
       .map((n) => {
         const nodePoolName = n.nodePoolName();
+        const volumeLimits = volumes.volumeLimits(n.name());
         return {
           name: n.name(),
           labels: n.labels(),
@@ -233,6 +236,7 @@ export class Provisioner {
           pods: n.pods,
           initialized: n.initialized(),
           ...(n.managed() && nodePoolName !== undefined ? { nodePoolName } : {}),
+          ...(volumeLimits !== undefined ? { volumeLimits } : {}),
         };
       });
     return new Scheduler<InstanceType>({
@@ -240,6 +244,7 @@ export class Provisioner {
       instanceTypes: inputs.instanceTypes,
       existingNodes,
       daemonSetPods: this.#o.cluster.daemonSetPods(),
+      podVolumes: (pod) => volumes.podVolumes(pod),
       ...(this.#o.solver ? { solver: this.#o.solver } : {}),
       ...(this.#o.preferencePolicy ? { preferencePolicy: this.#o.preferencePolicy } : {}),
       ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
@@ -250,17 +255,22 @@ export class Provisioner {
   }
 
   /**
-   * Pods waiting for capacity: provisionable and valid. Invalid ones get a FailedScheduling
+   * Pods waiting for capacity: provisionable and valid (constraints, and volumes: see
+   * VolumeTopology.validate). Invalid ones get a FailedScheduling
    * event (except the silent `nodepool DoesNotExist` case) unless `recordEvents` is false (the
    * disruption simulations read the same pods without repeating the provisioner's events).
    */
   async pendingPods(recordEvents = true): Promise<Pod[]> {
     const out: Pod[] = [];
+    const volumes = new VolumeTopology(this.#o.cluster.storage.snapshot());
     // Only unbound pods, as upstream lists them (field selector `spec.nodeName=`): copying every
     // bound pod on each pass was most of a large simulation's time.
     for (const pod of await this.#o.client.list('Pod', { nodeName: '' })) {
       if (!isProvisionable(pod)) continue;
-      const rejection = validatePod(pod, this.#o);
+      const volumeProblem = volumes.validate(pod);
+      const rejection =
+        validatePod(pod, this.#o) ??
+        (volumeProblem === undefined ? undefined : { message: volumeProblem, silent: false });
       if (rejection === undefined) {
         out.push(pod);
       } else if (!rejection.silent && recordEvents) {
