@@ -259,6 +259,78 @@ describe('ClusterKubeClient on a real API server', () => {
     expect(mutated.status?.nodeName).toBe('node-1');
   });
 
+  it('caches LimitRanges and the storage objects, with their fields as the provisioner reads them', async () => {
+    const name = uniqueName('storage');
+    await client.create('LimitRange', {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name, namespace: 'default' },
+      spec: { limits: [{ type: 'Container', max: { cpu: '2' } }] },
+    });
+    await client.create('StorageClass', {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name },
+      provisioner: 'ebs.csi.aws.com',
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowedTopologies: [
+        { matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['zone-b'] }] },
+      ],
+    });
+    await client.create('PersistentVolume', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        csi: { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-1' },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-c'] },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    });
+    await client.create('PersistentVolumeClaim', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        resources: { requests: { storage: '1Gi' } },
+        storageClassName: name,
+      },
+    });
+    await client.create('CSINode', {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: { name },
+      spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'i-1', allocatable: { count: 25 } }] },
+    });
+    // The API server stored the defaults: defaultRequest and default from max.
+    const limitRange = await eventually('the LimitRange', () =>
+      client.get('LimitRange', { name, namespace: 'default' }),
+    );
+    expect(limitRange.spec?.limits[0]?.defaultRequest).toEqual({ cpu: '2' });
+    const sc = await eventually('the StorageClass', () => client.get('StorageClass', { name }));
+    expect(sc.allowedTopologies?.[0]?.matchLabelExpressions?.[0]?.values).toEqual(['zone-b']);
+    const pv = await eventually('the PV', () => client.get('PersistentVolume', { name }));
+    expect(pv.spec?.csi?.driver).toBe('ebs.csi.aws.com');
+    const pvc = await eventually('the PVC', () =>
+      client.get('PersistentVolumeClaim', { name, namespace: 'default' }),
+    );
+    expect(pvc.spec?.storageClassName).toBe(name);
+    const csiNode = await eventually('the CSINode', () => client.get('CSINode', { name }));
+    expect(csiNode.spec?.drivers[0]?.allocatable?.count).toBe(25);
+  });
+
   it('names objects from generateName', async () => {
     const created = await client.create('NodeClaim', {
       ...nodeClaim(''),
