@@ -84,6 +84,35 @@ spec:
     ]);
   });
 
+  it('a DaemonSet with a pod in the input counts that pod’s admitted requests (500m/256Mi from a LimitRange then)', async () => {
+    const node = `apiVersion: v1
+kind: Node
+metadata: { name: system, labels: { kubernetes.io/hostname: system, kubernetes.io/os: linux } }
+spec: { providerID: "kind://system" }
+status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
+`;
+    const running = `apiVersion: v1
+kind: Pod
+metadata:
+  name: agent-x1
+  namespace: kube-system
+  labels: { app: agent }
+  ownerReferences: [{ apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: uid-agent, controller: true }]
+spec:
+  nodeName: system
+  containers: [{ name: agent, image: agent, resources: { requests: { cpu: 500m, memory: 256Mi } } }]
+status: { phase: Running }
+`;
+    const pinned = pod('1500m').replace(
+      'spec:\n',
+      'spec:\n  nodeSelector: { karpenter.sh/nodepool: default }\n',
+    );
+    const report = await simulate([types, daemonSet, node, running, pinned]);
+    expect(report.nodeClaims.map((c) => [c.instanceType, c.daemonSetOverhead])).toEqual([
+      ['c-4x-amd64-linux', { cpu: '500m', memory: '256Mi', pods: '1' }],
+    ]);
+  });
+
   it('without the LimitRange the same DaemonSet adds only its pod', async () => {
     const report = await simulate([types, daemonSet, pod('1500m')]);
     expect(report.nodeClaims.map((c) => c.instanceType)).toEqual(['c-2x-amd64-linux']);
