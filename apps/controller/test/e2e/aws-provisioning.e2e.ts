@@ -8,107 +8,42 @@
  * unavailable-offerings cache. An EC2NodeClass whose subnet selector matches nothing is
  * `Ready=False` (`SubnetsNotFound`) and its NodePool launches nothing.
  */
-import { DescribeInstancesCommand, DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
-import { startAwsEmulator, type AwsEmulator } from '@karpenter-ts/aws-emulator';
-import type { NodePool } from '@karpenter-ts/api';
-import { connect, installCrds, karpenterCrdFiles, type KubeConnection } from '@karpenter-ts/kube';
-import { ec2NodeClassCrdPath } from '@karpenter-ts/provider-aws';
+import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
+import type { AwsEmulator } from '@karpenter-ts/aws-emulator';
+import type { KubeConnection } from '@karpenter-ts/kube';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import {
   createLogger,
   parseOptions,
   startOperator,
   type RunningOperator,
 } from '../../src/index.js';
-import { AwsKubelets } from './aws-kubelet.js';
+import { AwsHarness } from './aws-harness.js';
+import type { AwsKubelets } from './aws-kubelet.js';
 import { eventually, logSink, Workload } from './support.js';
 
 const CLUSTER = 'aws-e2e';
 const TYPES = ['m5.large', 'm5.xlarge', 'c5.xlarge'];
 
+let harness: AwsHarness;
 let aws: AwsEmulator;
 let api: KubeConnection;
 let kubelets: AwsKubelets;
 let operator: RunningOperator;
 const logLines: string[] = [];
 
-async function createPool(name: string, discovery: string, capacityTypes: string[]): Promise<void> {
-  await api.request('POST', '/api/v1/namespaces', {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-  });
-  await api.request('POST', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses', {
-    body: {
-      apiVersion: 'karpenter.k8s.aws/v1',
-      kind: 'EC2NodeClass',
-      metadata: { name },
-      spec: {
-        amiSelectorTerms: [{ alias: 'al2023@latest' }],
-        subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': discovery } }],
-        securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': CLUSTER } }],
-        role: `KarpenterNodeRole-${CLUSTER}`,
-      },
-    },
-  });
-  const pool: NodePool = {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name },
-    spec: {
-      template: {
-        spec: {
-          nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name },
-          requirements: [
-            { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
-            { key: 'node.kubernetes.io/instance-type', operator: 'In', values: TYPES },
-            { key: 'karpenter.sh/capacity-type', operator: 'In', values: capacityTypes },
-          ],
-        },
-      },
-    },
-  };
-  await api.request('POST', '/apis/karpenter.sh/v1/nodepools', { body: pool });
-}
-
-async function deletePool(name: string): Promise<void> {
-  const ignore = () => {};
-  await api.request('DELETE', `/apis/karpenter.sh/v1/nodepools/${name}`).catch(ignore);
-  await api.request('DELETE', `/apis/karpenter.k8s.aws/v1/ec2nodeclasses/${name}`).catch(ignore);
-  await api.request('DELETE', `/api/v1/namespaces/${name}`).catch(ignore);
-}
-
-async function activeInstances() {
-  const out = await aws.clients.ec2.send(
-    new DescribeInstancesCommand({
-      Filters: [
-        { Name: 'tag:eks:eks-cluster-name', Values: [CLUSTER] },
-        { Name: 'instance-state-name', Values: ['pending', 'running'] },
-      ],
-    }),
-  );
-  return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []);
-}
+const createPool = (name: string, discovery: string, capacityTypes: string[]) =>
+  harness.createNodePool(name, TYPES, capacityTypes, discovery);
+const activeInstances = () => harness.activeInstances();
 
 beforeAll(async () => {
-  const kubeconfig = inject('kubeconfig');
-  api = connect({ kubeconfig });
-  await installCrds(api, [...karpenterCrdFiles(), ec2NodeClassCrdPath()]);
-  // The kubelets need the emulator's EC2 client; the emulator's hook needs the kubelets.
-  const hook: { kubelets?: AwsKubelets } = {};
-  aws = await startAwsEmulator({
-    clusterName: CLUSTER,
-    onInstanceLaunched: (l) => hook.kubelets?.onInstanceLaunched(l),
-  });
-  kubelets = new AwsKubelets(api, aws.clients.ec2, aws.region);
-  hook.kubelets = kubelets;
-  kubelets.start();
-  // The AWS SDK's default credential chain reads these from the process environment.
-  process.env['AWS_ACCESS_KEY_ID'] = aws.clientConfig().credentials.accessKeyId;
-  process.env['AWS_SECRET_ACCESS_KEY'] = aws.clientConfig().credentials.secretAccessKey;
+  harness = await AwsHarness.start(CLUSTER);
+  ({ api, aws, kubelets } = harness);
+  harness.exportCredentials();
   const parsed = parseOptions(
     [
       '--kubeconfig',
-      kubeconfig,
+      harness.kubeconfig,
       '--provider',
       'aws',
       '--cluster-name',
@@ -134,21 +69,16 @@ beforeAll(async () => {
       commit: 'e2e',
       stream: logSink(logLines),
     }),
-    env: {
-      AWS_REGION: aws.region,
-      CLUSTER_ENDPOINT: 'https://aws-e2e.example.eks.amazonaws.com:443',
-      AWS_ENDPOINT_URL: aws.url,
-    },
+    env: harness.env,
   });
 });
 
 afterAll(async () => {
   // Leave the cluster as the next suite expects it: no NodePool another provider cannot serve.
-  await deletePool('aws');
-  await deletePool('nosubnet');
+  await harness?.deleteNodePool('aws');
+  await harness?.deleteNodePool('nosubnet');
   await operator?.shutdown('end of test');
-  kubelets?.stop();
-  await aws?.stop();
+  await harness?.stop();
 });
 
 describe('karpenter-ts-controller --provider aws against the AWS emulator', () => {
@@ -194,7 +124,8 @@ describe('karpenter-ts-controller --provider aws against the AWS emulator', () =
           ? list
           : undefined;
       },
-      30_000,
+      // Registration is one lifecycle pass after the Node appears; generous for 2 loaded cores.
+      60_000,
     );
     const instances = await activeInstances();
     expect(instances).toHaveLength(claims.length);

@@ -14,7 +14,7 @@ import {
   type FleetLaunchTemplateConfigRequest,
   type Instance,
 } from '@aws-sdk/client-ec2';
-import type { NodeClaim, NodePool } from '@karpenter-ts/api';
+import { Taints, type NodeClaim, type NodePool, type Taint } from '@karpenter-ts/api';
 import {
   CreateError,
   InsufficientCapacityError,
@@ -443,13 +443,18 @@ export class AwsCloudProvider implements CloudProvider {
       ),
       [AwsLabels.EC2NodeClass]: nodeClass.metadata.name ?? '',
     };
-    const taints = [...(nodeClaim.spec.taints ?? []), ...(nodeClaim.spec.startupTaints ?? [])].map(
-      (t) => ({
-        key: t.key,
-        ...(t.value !== undefined ? { value: t.value } : {}),
-        effect: t.effect,
-      }),
-    );
+    // Upstream registers every node with karpenter.sh/unregistered until the node claim's
+    // registration removes it, so no pod lands before labels and taints are synced.
+    const all: Taint[] = [
+      Taints.Unregistered,
+      ...(nodeClaim.spec.taints ?? []),
+      ...(nodeClaim.spec.startupTaints ?? []),
+    ];
+    const taints = all.map((t) => ({
+      key: t.key,
+      ...(t.value !== undefined ? { value: t.value } : {}),
+      effect: t.effect,
+    }));
     const dns = nodeClass.spec.kubelet?.clusterDNS ?? this.#o.clusterDNS;
     return userDataFor(resolveAMIFamily(nodeClass.spec), {
       clusterName: this.#o.clusterName,

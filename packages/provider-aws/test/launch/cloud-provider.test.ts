@@ -172,7 +172,9 @@ describe('AwsCloudProvider.create', () => {
     expect(userData).toContain('Content-Type: application/node.eks.aws');
     expect(userData).toContain('apiServerEndpoint: https://127.0.0.1:6443');
     expect(userData).toContain('maxPods: 29');
-    expect(userData).toContain('--register-with-taints=dedicated=web:NoSchedule');
+    expect(userData).toContain(
+      '--register-with-taints=karpenter.sh/unregistered:NoExecute,dedicated=web:NoSchedule',
+    );
     // Idempotent by name: the instance tagged for the claim is returned, none is added.
     const again = await provider.create(c);
     expect(again.status?.providerID).toBe(launched.status?.providerID);
