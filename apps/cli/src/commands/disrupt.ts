@@ -91,6 +91,7 @@ export function registerDisrupt(program: Command, runtime: Runtime): void {
         const read = readSnapshot(documents, cloud, {
           now,
           unknownKinds: 'error',
+          clusterSnapshot: true,
           ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
         });
         progress.update(`Loading the cluster on ${cloud.name} ${cloud.region}`);

@@ -41,6 +41,7 @@ export async function stableRun(
   const read = readSnapshot(documents, cloud, {
     now: options.now,
     unknownKinds: 'error',
+    clusterSnapshot: true,
     ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
   });
   const log = new CommandLog();

@@ -12,7 +12,6 @@ import {
 import type { Cloud } from '../clouds/cloud.js';
 import { location, type ManifestDocument } from '../manifests/document.js';
 import { inventory } from '../manifests/inventory.js';
-import { planNodePools } from '../simulation/node-pools.js';
 import {
   podName,
   rejectInvalidInput,
@@ -99,7 +98,8 @@ export async function explainPod(
   }
   // The full simulation also validates the input and says where the pod lands among the others.
   const simulation = await simulate(documents, cloud, { ...options, now });
-  const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
+  // The NodePools the simulation used (the same plan: a snapshot without NodePools gets none).
+  const plan = simulation.snapshot.plan;
   const verdicts = orderByWeight(plan.pools.map((p) => p.nodePool)).map((nodePool) => {
     // The catalog the controllers saw (NodeOverlays applied with the gate on).
     const types = simulation.instanceTypes(nodePool.metadata.name ?? '');

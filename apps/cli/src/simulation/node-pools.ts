@@ -2,7 +2,9 @@
  * Which NodePools (and NodeClasses) a simulation on a cloud uses.
  *
  * - NodePools whose `nodeClassRef` names the cloud's NodeClass kind are used as written.
- * - No NodePool in the input ⇒ the cloud's documented default NodePool and NodeClass.
+ * - No NodePool in the input ⇒ the cloud's documented default NodePool and NodeClass, unless
+ *   the input is a cluster snapshot (`defaultNodePool: false`): Karpenter launches only from
+ *   the NodePools a cluster has, so a snapshot without one gets none, and a note says so.
  * - NodePools only for other clouds (e.g. AKSNodeClass pools simulated with `--cloud aws`) are
  *   retargeted: same requirements, taints, labels, limits and weight, pointed at this cloud's
  *   default NodeClass, with requirements on another provider's label domain dropped. That is what
@@ -64,11 +66,20 @@ const PROVIDER_LABEL_DOMAINS = [
   'karpenter.kwok.sh',
 ];
 
-/** Picks the NodePools and NodeClasses for `cloud` from the input's NodePools and NodeClasses. */
+/** The note of a cluster snapshot without NodePools (see {@link planNodePools}). */
+export const SnapshotWithoutNodePools =
+  "the snapshot holds no NodePool, so Karpenter would provision and replace nothing: no NodePool is assumed (add the cluster's NodePools, kubectl get nodepools -o yaml, or NodePool files as further paths)";
+
+/**
+ * Picks the NodePools and NodeClasses for `cloud` from the input's NodePools and NodeClasses.
+ * `options.defaultNodePool` (default true): whether an input without NodePools gets the cloud's
+ * default one; false for a cluster snapshot (see the module comment).
+ */
 export function planNodePools(
   nodePoolDocs: readonly ManifestDocument[],
   nodeClassDocs: readonly ManifestDocument[],
   cloud: Cloud,
+  options: { readonly defaultNodePool?: boolean } = {},
 ): NodePoolPlan {
   const notes: string[] = [];
   const defaults = cloud.defaults();
@@ -96,6 +107,10 @@ export function planNodePools(
   });
   if (usableDocs.length === 0 && leftOut.length > 0) return { pools: [], notes, leftOut };
 
+  if (nodePoolDocs.length === 0 && options.defaultNodePool === false) {
+    notes.push(SnapshotWithoutNodePools);
+    return { pools: [], notes, leftOut };
+  }
   if (nodePoolDocs.length === 0) {
     notes.push(
       `no NodePool in the input: using the ${defaults.source} (NodePool "${defaults.nodePool.metadata.name}", ${kind.kind} "${defaults.nodeClass.metadata?.name}")`,

@@ -10,7 +10,8 @@
  *   are expanded as `simulate` expands them, minus the pods of theirs the snapshot already has
  *   (see workload-pods.ts): only replicas beyond the pods present are pending.
  * - NodePools and NodeClasses as the cloud's NodePool plan picks them (the input's, else the
- *   cloud's default); a NodeClass without a `Ready` condition (a manifest file) is taken as
+ *   cloud's default, except for a cluster snapshot: `clusterSnapshot` or NodeClaims in the
+ *   input, which gets no NodePool and a note saying so); a NodeClass without a `Ready` condition (a manifest file) is taken as
  *   Ready, since the CLI has no provider controller to report it.
  * - NodeOverlays as they are with the `NodeOverlay` gate on (`nodeOverlay`); ignored with the
  *   reason when it is off (upstream's default).
@@ -69,6 +70,11 @@ export interface ReadSnapshotOptions {
    * apply them); off (default, as upstream), each is ignored with the reason.
    */
   readonly nodeOverlay?: boolean;
+  /**
+   * The input is a cluster snapshot (`disrupt`, `diff`): without a NodePool in it, none is
+   * assumed (not the cloud's default). An input holding NodeClaims is read so whatever this says.
+   */
+  readonly clusterSnapshot?: boolean;
 }
 
 /** Why a NodeOverlay is ignored with the gate off. */
@@ -149,7 +155,11 @@ export function readSnapshot(
     else ignore(doc, NodeOverlayGateOffReason);
   }
 
-  const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud);
+  // A cluster's state (a snapshot, or any input with NodeClaims: a cluster Karpenter manages)
+  // brings its own NodePools; assuming the default one would invent policy.
+  const plan = planNodePools(inv.nodePools, inv.nodeClasses, cloud, {
+    defaultNodePool: options.clusterSnapshot !== true && inv.nodeClaims.length === 0,
+  });
   for (const left of plan.leftOut) {
     const doc = inv.nodePools.find((d) => d.object.metadata?.name === left.nodePool.metadata.name);
     if (doc) ignore(doc, left.reason);
