@@ -98,3 +98,27 @@ spec:
     expect(sim.notes.some((n) => n.startsWith('no NodePool in the input: using the'))).toBe(true);
   });
 });
+
+describe('disrupt --until-stable on a snapshot with a pending pod', () => {
+  it('provisions the pod before it calls the cluster stable', async () => {
+    const file = await snapshotWithoutPools();
+    const pools = await writeSnapshot(list(nodePool()), 'pools.yaml');
+    const report = (await json(
+      'disrupt',
+      file,
+      pools,
+      '--cloud',
+      'sim',
+      '--now',
+      NOW,
+      '--until-stable',
+    )) as {
+      stable: boolean;
+      final: { pendingPods: number; nodes: { instanceType: string }[] };
+    };
+    expect(report.stable).toBe(true);
+    expect(report.final.pendingPods).toBe(0);
+    // The big pod's node launched (consolidation may then fold n1's pods onto it).
+    expect(report.final.nodes.map((n) => n.instanceType)).toContain('c-16x-amd64-linux');
+  });
+});

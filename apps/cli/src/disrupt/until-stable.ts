@@ -107,7 +107,12 @@ export async function runUntilStable(
   const costBefore = cost(cluster);
   const seen = new Map<LoggedCommand, StartedCommand>();
   let checkedPlan: unknown;
+  // The pods pending in the snapshot reach the provisioner at the first tick and are provisioned
+  // once its batch window closes: not stable before that pass (else a pending pod that fits a
+  // NodePool would be reported pending).
+  const firstProvisioning = start + (loop.provisioner.batcher.idleSeconds + 1) * 1000;
   const quiet = async () => {
+    if (clock.now() <= firstProvisioning) return false;
     if (loop.disruption.queue.commands().length > 0 || loop.disruption.pendingCommand) return false;
     for (const nc of await client.list('NodeClaim')) {
       if (nc.metadata.deletionTimestamp !== undefined || !isTrue(nc, 'Initialized')) return false;
