@@ -1,6 +1,7 @@
 /**
  * The `karpenter-ts-sim` command line.
  */
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '@karpenter-ts/cli';
 import { run } from '../src/program.js';
@@ -54,6 +55,28 @@ describe('karpenter-ts-sim', () => {
     expect(output.format).toBe(OUTPUT_FORMAT);
     expect(output.runs.map((r: { id: string }) => r.id)).toEqual(['karpenter/aws/us-east-1']);
     expect(output.runs[0].samples).toHaveLength(7);
+  });
+
+  it('refuses an --out folder it cannot write before running anything', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));
+    const out = join(dirname(path), 'scenario.yaml', 'results');
+    expect(await run(['run', path, '--out', out, '--no-workers'], io)).toBe(1);
+    expect(io.stderr).toBe(
+      `karpenter-ts-sim: error: --out ${out}: cannot write to this folder (ENOTDIR)\n`,
+    );
+    expect(io.stdout).toBe('');
+  });
+
+  it('refuses a --report file in a folder it cannot make before running anything', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));
+    const report = join(path, 'report.html');
+    expect(await run(['run', path, '--report', report, '--no-workers'], io)).toBe(1);
+    expect(io.stderr).toBe(
+      `karpenter-ts-sim: error: --report ${report}: cannot write this file (EEXIST)\n`,
+    );
+    expect(io.stdout).toBe('');
   });
 
   it('refuses an unknown cloud as a usage error', async () => {

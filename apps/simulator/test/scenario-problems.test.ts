@@ -58,6 +58,18 @@ describe('a scenario with a mistake', () => {
     ]);
   });
 
+  it('refuses a start that is not a calendar date instead of rolling it into the next month', async () => {
+    const path = writeScenario(scenarioYaml('start: "2026-02-30T00:00:00Z"\nevents: []\n'));
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:7 start: "2026-02-30T00:00:00Z" is not a date: 2026-02 has 28 days',
+    ]);
+  });
+
+  it('takes the last day of a month as a start, in a leap year too', async () => {
+    const path = writeScenario(scenarioYaml('start: "2028-02-29T12:00:00Z"\nevents: []\n'));
+    expect(await problemsOf(path)).toEqual([]);
+  });
+
   it('refuses a curve without points', async () => {
     const path = writeScenario(
       scenarioYaml(`events:

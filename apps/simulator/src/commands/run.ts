@@ -4,10 +4,11 @@
  * samples.csv, nodes.csv, events.csv and the HTML report report.html; `--report FILE`: the HTML
  * report there; `--json`: the JSON on stdout instead of the table).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '@karpenter-ts/cli';
+import { prepareOutputFile, prepareOutputFolder } from './output-paths.js';
 import { parseCloudArgument } from '../scenario/cloud-argument.js';
 import { eventsCsv, nodesCsv, samplesCsv } from '../measures/csv.js';
 import { reportHtml } from '../report/html.js';
@@ -78,6 +79,10 @@ export function registerRun(program: Command, runtime: Runtime): void {
     .option('-q, --quiet', 'no progress lines on stderr')
     .action(async (file: string, flags: RunFlags) => {
       const scenario = withOverrides(await loadScenario(file), flags);
+      const report =
+        flags.report ?? (flags.out === undefined ? undefined : join(flags.out, 'report.html'));
+      if (flags.out !== undefined) await prepareOutputFolder('--out', flags.out);
+      if (flags.report !== undefined) await prepareOutputFile('--report', flags.report);
       const output = await simulateScenario(scenario, {
         clouds:
           flags.cloud === undefined
@@ -100,15 +105,12 @@ export function registerRun(program: Command, runtime: Runtime): void {
       });
       const written: string[] = [];
       if (flags.out !== undefined) {
-        await mkdir(flags.out, { recursive: true });
         await writeFile(join(flags.out, 'result.json'), outputJson(output));
         await writeFile(join(flags.out, 'samples.csv'), samplesCsv(output));
         await writeFile(join(flags.out, 'nodes.csv'), nodesCsv(output));
         await writeFile(join(flags.out, 'events.csv'), eventsCsv(output));
         written.push(`${flags.out}/result.json, samples.csv, nodes.csv, events.csv`);
       }
-      const report =
-        flags.report ?? (flags.out === undefined ? undefined : join(flags.out, 'report.html'));
       if (report !== undefined) {
         await writeFile(report, reportHtml(output));
         written.push(report);

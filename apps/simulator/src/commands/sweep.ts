@@ -12,6 +12,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '@karpenter-ts/cli';
 import type { Runtime } from '../runtime.js';
 import { reportHtml } from '../report/html.js';
+import { prepareOutputFolder } from './output-paths.js';
 import { mergeOutputs, readOutput } from '../report/read-output.js';
 import { formatSeconds } from '../scenario/durations.js';
 import { parseShard, shardCases, sweepCases } from '../sweep/cases.js';
@@ -69,6 +70,7 @@ export function registerSweep(
         runtime.io.err(
           `karpenter-ts-sim: sweep ${sweep.name}: ${cases.length} of ${all.length} case(s)${shard === undefined ? '' : ` (shard ${shard.index + 1}/${shard.count})`}, ${workers === 0 ? 'in this thread' : `${Math.min(workers, cases.length)} at once`}\n`,
         );
+      await prepareOutputFolder('--out', flags.out);
       await runSweep(cases, flags.out, {
         workers,
         solver: flags.solver,

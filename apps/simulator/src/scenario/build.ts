@@ -10,6 +10,7 @@ import { resolveWorkloadRef } from '../workloads/workload-refs.js';
 import type { DurationValue, EventData, ScenarioData } from './document-types.js';
 import { durationSeconds, formatSeconds } from './durations.js';
 import { fieldName, type ScenarioProblem } from './problems.js';
+import { parseStartTime } from './start-time.js';
 import type {
   Curve,
   NodeSelector,
@@ -101,9 +102,9 @@ export function buildScenario(
   const sampleSeconds =
     data.sample === undefined ? DEFAULT_SAMPLE_SECONDS : positive(['sample'], data.sample);
   const startText = data.start ?? DEFAULT_START;
-  const startMs = Date.parse(startText);
-  if (Number.isNaN(startMs))
-    problem(['start'], `not an ISO 8601 time: ${JSON.stringify(startText)}`);
+  const start = parseStartTime(startText);
+  if (typeof start !== 'number') problem(['start'], start.problem);
+  const startMs = typeof start === 'number' ? start : NaN;
   const seed = data.seed ?? DEFAULT_SEED;
 
   const nodeStartup: Record<string, Partial<NodeStartup>> = {};
