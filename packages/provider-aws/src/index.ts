@@ -25,3 +25,4 @@ export * from './controllers/nodeclass/status/controller.js';
 export * from './nodeclass/resource.js';
 export * from './controllers/nodeclass/status/kubernetes-version.js';
 export * from './controllers/launchtemplate/garbagecollection/controller.js';
+export * from './controllers/pricing/controller.js';

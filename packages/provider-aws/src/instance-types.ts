@@ -30,7 +30,7 @@ import { shippedAwsCatalog, type AwsCatalog, type InstanceTypeRecord } from './c
 import { resolveAMIFamily, type AMIFamily, type EC2NodeClass } from './ec2nodeclass.js';
 import { defaultEC2NodeClass } from './defaults.js';
 import { AwsLabels, AwsResources, WindowsBuilds } from './labels.js';
-import { regionPricing, type RegionPricing } from './pricing.js';
+import { regionPricing, type RegionPricing, type SpotPriceTable } from './pricing.js';
 
 /** Flags of the AWS controller that change the catalog, with upstream's defaults. */
 export interface AwsCatalogOptions {
@@ -40,6 +40,8 @@ export interface AwsCatalogOptions {
   readonly reservedENIs?: number;
   /** Spot price as a fraction of on-demand; default 0.7 (upstream's fake provider). */
   readonly spotPriceFactor?: number;
+  /** Live spot prices (see SpotPriceTable); default the `spotPriceFactor` model. */
+  readonly spotPrices?: SpotPriceTable;
   /** Offerings to report unavailable (an insufficient-capacity cache). */
   readonly unavailableOfferings?: readonly OfferingKey[];
   /** The catalog data; default the one shipped in data/. */
@@ -350,6 +352,19 @@ function cacheKey(
     options.vmMemoryOverheadPercent,
     options.reservedENIs,
     options.spotPriceFactor,
+    options.spotPrices ? identityId(options.spotPrices) : -1,
     (options.unavailableOfferings ?? []).map(offeringKeyString).sort(),
   ]);
+}
+
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+/** A number per object identity (cache keys of tables that are replaced, never mutated). */
+function identityId(o: object): number {
+  let id = identities.get(o);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(o, id);
+  }
+  return id;
 }

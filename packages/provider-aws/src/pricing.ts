@@ -7,6 +7,18 @@
  */
 import { FallbackPricingRegion, type AwsCatalog } from './catalog-data.js';
 
+/**
+ * Live spot prices, USD/hour, keyed {@link spotPriceKey} (from DescribeSpotPriceHistory). Once
+ * given, a (type, zone) missing from it has no spot price, so its spot offering is unavailable,
+ * as upstream after its first successful spot price update.
+ */
+export type SpotPriceTable = ReadonlyMap<string, number>;
+
+/** `<instanceType>/<zone>`. */
+export function spotPriceKey(instanceType: string, zone: string): string {
+  return `${instanceType}/${zone}`;
+}
+
 /** Spot price as a fraction of on-demand in upstream's fake provider. */
 export const DefaultSpotPriceFactor = 0.7;
 
@@ -29,7 +41,7 @@ export interface RegionPricing {
 export function regionPricing(
   catalog: AwsCatalog,
   region: string,
-  options: { spotPriceFactor?: number } = {},
+  options: { spotPriceFactor?: number; spotPrices?: SpotPriceTable } = {},
 ): RegionPricing {
   const sourceRegion = catalog.pricing[region] !== undefined ? region : FallbackPricingRegion;
   const table = catalog.pricing[sourceRegion];
@@ -48,7 +60,8 @@ export function regionPricing(
     sourceRegion,
     currency: table.currency,
     onDemand,
-    spot: (instanceType) => {
+    spot: (instanceType, zone) => {
+      if (options.spotPrices) return options.spotPrices.get(spotPriceKey(instanceType, zone));
       const price = onDemand(instanceType);
       return price === undefined ? undefined : price * factor;
     },

@@ -2,7 +2,7 @@
  * `--provider aws`, wiring only: the {@link AwsCloudProvider} of `@karpenter-ts/provider-aws`
  * built from the operator options and the environment ({@link readAwsSettings}), talking to EC2,
  * SSM and IAM through the AWS SDK, and the provider package's own controllers (the EC2NodeClass
- * status controller, launch template garbage collection) handed to the manager with the AWS
+ * status controller, launch template garbage collection, the spot price refresh) handed to the manager with the AWS
  * well-known labels. Orphan instances are collected by the core garbage collection over `list()`.
  */
 import {
@@ -11,6 +11,7 @@ import {
   EC2NodeClassResource,
   apiServerMinorVersion,
   awsLaunchTemplateGarbageCollectionTask,
+  awsSpotPriceRefreshTask,
   createAwsClients,
   ec2NodeClassStatusController,
   type AwsProviderLogger,
@@ -77,7 +78,10 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
   return {
     cloudProvider,
     extraWellKnownLabels: [...AwsWellKnownLabels],
-    periodic: [awsLaunchTemplateGarbageCollectionTask(cloudProvider)],
+    periodic: [
+      awsLaunchTemplateGarbageCollectionTask(cloudProvider),
+      awsSpotPriceRefreshTask(cloudProvider),
+    ],
     nodeClassReconciler: ec2NodeClassStatusController({
       client,
       clock: inputs.clock,

@@ -8,6 +8,7 @@
 import {
   CreateFleetCommand,
   DescribeInstancesCommand,
+  paginateDescribeSpotPriceHistory,
   TerminateInstancesCommand,
   paginateDescribeInstances,
   type CreateFleetError,
@@ -47,6 +48,7 @@ import {
   type EC2NodeClass,
 } from '../ec2nodeclass.js';
 import { getAwsInstanceTypes } from '../instance-types.js';
+import { spotPriceKey, type SpotPriceTable } from '../pricing.js';
 import { AwsLabels, AwsWellKnownLabels } from '../labels.js';
 import {
   clusterLaunchTemplates,
@@ -124,6 +126,7 @@ export class AwsCloudProvider implements CloudProvider {
   readonly #o: AwsCloudProviderOptions;
   readonly #clock: Clock;
   readonly #ice: UnavailableOfferings;
+  #spotPrices: SpotPriceTable | undefined;
 
   /** Raises Error naming the option when a required one is empty. */
   constructor(options: AwsCloudProviderOptions) {
@@ -165,6 +168,40 @@ export class AwsCloudProvider implements CloudProvider {
     ];
   }
 
+  /** Live spot prices since the last successful refresh; undefined: the shipped model. */
+  get spotPrices(): SpotPriceTable | undefined {
+    return this.#spotPrices;
+  }
+
+  /**
+   * Replaces the spot prices with DescribeSpotPriceHistory's latest price per type and zone
+   * (`Linux/UNIX` and `Linux/UNIX (Amazon VPC)`, `StartTime` now, as upstream; reference 4.4).
+   * Until the first success the shipped model (0.7 × on-demand) stands; after it a (type, zone)
+   * without a price has no available spot offering. A failed refresh raises the SDK's error and
+   * keeps the previous prices. Resolves with the number of prices read.
+   */
+  async refreshSpotPrices(): Promise<number> {
+    const prices = new Map<string, { price: number; at: number }>();
+    for await (const page of paginateDescribeSpotPriceHistory(
+      { client: this.#o.clients.ec2 },
+      {
+        ProductDescriptions: ['Linux/UNIX', 'Linux/UNIX (Amazon VPC)'],
+        StartTime: new Date(this.#clock.now()),
+      },
+    )) {
+      for (const h of page.SpotPriceHistory ?? []) {
+        const price = Number(h.SpotPrice);
+        if (!h.InstanceType || !h.AvailabilityZone || !(price > 0)) continue;
+        const key = spotPriceKey(h.InstanceType, h.AvailabilityZone);
+        const at = h.Timestamp?.getTime() ?? 0;
+        const kept = prices.get(key);
+        if (!kept || at > kept.at) prices.set(key, { price, at });
+      }
+    }
+    this.#spotPrices = new Map([...prices].map(([k, v]) => [k, v.price]));
+    return prices.size;
+  }
+
   /** Instance types of the NodePool's EC2NodeClass (none when it is missing). */
   async getInstanceTypes(nodePool: NodePool): Promise<InstanceType[]> {
     const nodeClass = await this.#o.getNodeClass(nodePool.spec.template.spec.nodeClassRef.name);
@@ -175,7 +212,11 @@ export class AwsCloudProvider implements CloudProvider {
     return getAwsInstanceTypes({
       region: this.#o.region,
       nodeClass,
-      options: { ...this.#o.catalog, unavailableOfferings: this.#ice.list() },
+      options: {
+        ...this.#o.catalog,
+        ...(this.#spotPrices ? { spotPrices: this.#spotPrices } : {}),
+        unavailableOfferings: this.#ice.list(),
+      },
     });
   }
 

@@ -320,3 +320,49 @@ describe('AwsCloudProvider delete, get, list, drift, launch template GC', () => 
     expect(await launchTemplateNames()).toEqual([]);
   });
 });
+
+describe('AwsCloudProvider spot prices', () => {
+  const nodePool = { spec: { template: { spec: { nodeClassRef: { name: 'default' } } } } } as never;
+  const spot = async (type: string) =>
+    (await provider.getInstanceTypes(nodePool))
+      .find((t) => t.name === type)!
+      .offerings.filter((o) => o.capacityType === 'spot');
+
+  it('uses the 0.7 model until DescribeSpotPriceHistory answers, then its prices; a type without one has no spot offering', async () => {
+    expect(provider.spotPrices).toBeUndefined();
+    const modelled = await spot('m5.large');
+    const onDemand = (await provider.getInstanceTypes(nodePool))
+      .find((t) => t.name === 'm5.large')!
+      .offerings.find((o) => o.capacityType === 'on-demand')!.price;
+    expect(modelled[0]!.price).toBeCloseTo(onDemand * 0.7, 10);
+    aws.spotPrices.set(
+      ['us-west-2a', 'us-west-2b', 'us-west-2c'].map((zone, i) => ({
+        instanceType: 'm5.large',
+        zone,
+        price: 0.031 + i / 1000,
+      })),
+    );
+    expect(await provider.refreshSpotPrices()).toBe(3);
+    expect(Object.fromEntries((await spot('m5.large')).map((o) => [o.zone, o.price]))).toEqual({
+      'us-west-2a': 0.031,
+      'us-west-2b': 0.032,
+      'us-west-2c': 0.033,
+    });
+    expect((await spot('m5.xlarge')).every((o) => !o.available)).toBe(true);
+  });
+
+  it('keeps the previous prices when a refresh fails', async () => {
+    aws.faults.error(
+      'ec2',
+      'DescribeSpotPriceHistory',
+      'UnauthorizedOperation',
+      'You are not authorized to perform this operation.',
+      403,
+      1,
+    );
+    await expect(provider.refreshSpotPrices()).rejects.toMatchObject({
+      name: 'UnauthorizedOperation',
+    });
+    expect(provider.spotPrices?.get('m5.large/us-west-2a')).toBe(0.031);
+  });
+});
