@@ -1,7 +1,9 @@
 /**
- * `npm run bench:simulator` (node dist/simulator-main.js [--only default|day-1000-pods]): runs
- * the simulator on the shipped default scenario (Azure and AWS, one after the other) and on a
- * 24 h day of about 1,000 pods at the peak (AWS), and writes results/simulator.json.
+ * `npm run bench:simulator` (node dist/simulator-main.js [--only
+ * default|day-1000-pods|day-10000-pods]): runs the simulator on the shipped default scenario
+ * (Azure and AWS) and on 24 h days of about 1,000 and 10,000 pods at the peak (AWS), each under
+ * Karpenter and the Cluster Autoscaler model, one run after the other, and writes
+ * results/simulator.json (with --only, results/simulator-<case>.json).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -13,6 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cases: [string, string][] = [
   ['default', join(root, '../apps/simulator/scenarios/default.yaml')],
   ['day-1000-pods', join(root, 'scenarios/day-1000-pods.yaml')],
+  ['day-10000-pods', join(root, 'scenarios/day-10000-pods.yaml')],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
@@ -22,7 +25,7 @@ for (const [name, file] of cases) {
   for (const r of await measureScenario(name, file)) {
     results.push(r);
     process.stdout.write(
-      `${r.case} ${r.run}: ${r.simulatedSeconds} s simulated in ${r.wallSeconds} s (${r.cpuSeconds} s CPU, ${r.simulatedSecondsPerWallSecond}× real time), ${r.ticks} ticks, ${r.peakPods} pods at the peak, heap ${(r.peakHeapUsedBytes / 2 ** 20).toFixed(0)} MiB, rss ${(r.maxRssBytes / 2 ** 20).toFixed(0)} MiB\n`,
+      `${r.case} ${r.run}: ${r.simulatedSeconds} s simulated in ${r.wallSeconds} s (${r.cpuSeconds} s CPU, ${r.simulatedSecondsPerWallSecond}× real time), ${r.ticks} ticks, ${r.peakPods} pods at the peak, heap ${(r.peakHeapUsedBytes / 2 ** 20).toFixed(0)} MiB, rss ${(r.maxRssBytes / 2 ** 20).toFixed(0)} MiB, load ${r.loadAverage.join(' -> ')}\n`,
     );
   }
 }

@@ -124,7 +124,7 @@ class ClusterAutoscalerModel implements Autoscaler {
 
   async start(): Promise<void> {
     const { client, cloud } = this.#ctx.cluster;
-    const pools = await client.list('NodePool');
+    const pools = client.view('NodePool');
     const types = new Map<string, Awaited<ReturnType<typeof cloud.getInstanceTypes>>>();
     for (const p of pools) types.set(p.metadata.name ?? '', await cloud.getInstanceTypes(p));
     this.#groups = nodeGroups(
@@ -139,10 +139,10 @@ class ClusterAutoscalerModel implements Autoscaler {
   /** Re-reads the machine records and Nodes the synchronous questions (busy, timers) look at. */
   async #refresh(): Promise<void> {
     const { client } = this.#ctx.cluster;
-    this.#claims = (await client.list('NodeClaim')).filter(
+    this.#claims = client.view('NodeClaim').filter(
       (c) => c.metadata.labels?.[NODE_GROUP_LABEL] !== undefined,
     );
-    this.#nodes = new Set((await client.list('Node')).map((n) => n.metadata?.name ?? ''));
+    this.#nodes = new Set(client.view('Node').map((n) => n.metadata?.name ?? ''));
   }
 
   stop(): void {}
@@ -212,7 +212,7 @@ class ClusterAutoscalerModel implements Autoscaler {
 
   async #scaleUp(): Promise<boolean> {
     const { client, clock } = this.#ctx.cluster;
-    const pods = await client.list('Pod');
+    const pods = client.view('Pod');
     let pending = pods.filter(
       (p) =>
         !p.spec?.nodeName &&
@@ -224,7 +224,7 @@ class ClusterAutoscalerModel implements Autoscaler {
     );
     this.#pendingAtScan = pending.length;
     if (pending.length === 0) return false;
-    const daemonSets = await client.list('DaemonSet');
+    const daemonSets = client.view('DaemonSet');
     // Pods that will fit on nodes still starting wait for them (CA's upcoming nodes).
     const upcoming: ExistingNodeInput[] = [];
     for (const claim of this.#startingMachines()) {
@@ -329,14 +329,17 @@ class ClusterAutoscalerModel implements Autoscaler {
   async #scaleDown(scaledUp: boolean): Promise<void> {
     const { client, clock } = this.#ctx.cluster;
     const now = clock.now();
-    const nodes = (await client.list('Node')).filter(
+    const nodes = client.view('Node').filter(
       (n) => n.metadata?.labels?.[NODE_GROUP_LABEL] !== undefined,
     );
-    const pods = (await client.list('Pod')).filter((p) => isActive(p) && p.spec?.nodeName);
+    const pods = client.view('Pod').filter((p) => isActive(p) && p.spec?.nodeName);
     const byNode = new Map<string, Pod[]>();
-    for (const p of pods)
-      byNode.set(p.spec!.nodeName!, [...(byNode.get(p.spec!.nodeName!) ?? []), p]);
-    const pdbs = (await client.list('PodDisruptionBudget')) as PodDisruptionBudget[];
+    for (const p of pods) {
+      const on = byNode.get(p.spec!.nodeName!);
+      if (on === undefined) byNode.set(p.spec!.nodeName!, [p]);
+      else on.push(p);
+    }
+    const pdbs = client.view('PodDisruptionBudget') as PodDisruptionBudget[];
     const sizes = await this.#groupSizes();
     const ready = nodes.filter(
       (n) =>
@@ -347,7 +350,7 @@ class ClusterAutoscalerModel implements Autoscaler {
     );
     // Destinations: every Ready schedulable node (of a group or not), with its pods.
     const destinations = new Map<string, ExistingNodeInput>();
-    for (const n of await client.list('Node')) {
+    for (const n of client.view('Node')) {
       const name = n.metadata?.name ?? '';
       if (
         n.metadata?.deletionTimestamp !== undefined ||
@@ -473,7 +476,7 @@ class ClusterAutoscalerModel implements Autoscaler {
   async #evictFrom(nodeName: string): Promise<number> {
     const { client } = this.#ctx.cluster;
     let left = 0;
-    for (const pod of await client.list('Pod')) {
+    for (const pod of client.view('Pod')) {
       if (pod.spec?.nodeName !== nodeName || !isActive(pod) || isDaemonSetPod(pod)) continue;
       try {
         await client.evict({
@@ -528,7 +531,7 @@ class ClusterAutoscalerModel implements Autoscaler {
   async #handleDeletedMachines(): Promise<void> {
     const { client, cloud } = this.#ctx.cluster;
     const running = new Set(cloud.instances().map((i) => i.nodeClaimName));
-    for (const claim of await client.list('NodeClaim')) {
+    for (const claim of client.view('NodeClaim')) {
       const name = claim.metadata.name ?? '';
       if (claim.metadata.deletionTimestamp === undefined) continue;
       if (!running.has(name)) {
@@ -549,7 +552,7 @@ class ClusterAutoscalerModel implements Autoscaler {
   /** Removes the registration taint the kubelet stand-in puts on a new Node (only Karpenter's lifecycle would). */
   async #registerNodes(): Promise<void> {
     const { client } = this.#ctx.cluster;
-    for (const node of await client.list('Node')) {
+    for (const node of client.view('Node')) {
       if (node.metadata?.labels?.[NODE_GROUP_LABEL] === undefined) continue;
       if (!(node.spec?.taints ?? []).some((t) => t.key === Taints.Unregistered.key)) continue;
       const next: Node = structuredClone(node);
@@ -587,7 +590,7 @@ class ClusterAutoscalerModel implements Autoscaler {
   /** Machines per node group (records not being deleted). */
   async #groupSizes(): Promise<Map<string, number>> {
     const sizes = new Map<string, number>();
-    for (const c of await this.#ctx.cluster.client.list('NodeClaim')) {
+    for (const c of this.#ctx.cluster.client.view('NodeClaim')) {
       if (c.metadata.deletionTimestamp !== undefined) continue;
       const g = c.metadata.labels?.[NODE_GROUP_LABEL];
       if (g !== undefined) sizes.set(g, (sizes.get(g) ?? 0) + 1);

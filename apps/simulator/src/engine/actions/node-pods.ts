@@ -8,7 +8,7 @@ import type { ActionContext } from './context.js';
 export async function deletePodsOn(ctx: ActionContext, nodeName: string): Promise<number> {
   const { client } = ctx.setup.cluster;
   let n = 0;
-  for (const pod of await client.list('Pod')) {
+  for (const pod of client.view('Pod')) {
     if (pod.spec?.nodeName !== nodeName || isDaemonSetPod(pod)) continue;
     await client.delete('Pod', {
       namespace: pod.metadata?.namespace ?? 'default',

@@ -27,7 +27,7 @@ export async function interruptSpotNode(
   random: SeededRandom,
 ): Promise<void> {
   const { client, cloud, clock, adapter } = ctx.setup.cluster;
-  const claims = new Map((await client.list('NodeClaim')).map((c) => [c.metadata.name ?? '', c]));
+  const claims = new Map(client.view('NodeClaim').map((c) => [c.metadata.name ?? '', c]));
   const candidates = cloud
     .instances()
     .filter((i) => {
