@@ -93,6 +93,7 @@ export async function setUpCluster(scenario: Scenario, run: CloudRun): Promise<C
       `${inv.nodeOverlays.length} NodeOverlay(s) not applied: the NodeOverlay feature gate is off (its default, as upstream's): karpenter.nodeOverlay: true applies them`,
     );
   const objects = startingObjects(documents, now);
+  for (const lr of objects.limitRanges) await client.create('LimitRange', lr);
   for (const ds of objects.daemonSets) await client.create('DaemonSet', ds);
   for (const pdb of objects.podDisruptionBudgets) await client.create('PodDisruptionBudget', pdb);
   const nodeStartup = nodeStartupFor(run.cloud, scenario.nodeStartup[run.cloud]);

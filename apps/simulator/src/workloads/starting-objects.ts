@@ -8,9 +8,11 @@
  * - Jobs and CronJobs (one run) become Jobs whose pods run until the scenario ends, unless their
  *   template has the `sim.karpenter-ts.io/run-seconds` annotation; bare Pods become one-pod
  *   Jobs that are not replaced once evicted.
- * - DaemonSets keep their (slimmed, defaulted) pod template; PDBs are copied as they are.
+ * - DaemonSets keep their (slimmed, defaulted) pod template; PDBs and LimitRanges are copied as
+ *   they are (LimitRanges first, so the in-memory API server admits every pod with their
+ *   defaults, and DaemonSet overhead counts them).
  */
-import type { DaemonSet, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
+import type { DaemonSet, LimitRange, Pod, PodDisruptionBudget } from '@karpenter-ts/api';
 import { expandWorkloads, type ManifestDocument } from '@karpenter-ts/cli';
 import type { SimJob, SimReplicaSet } from '@karpenter-ts/controllers';
 import { podTemplate } from './slim-pod.js';
@@ -41,6 +43,7 @@ export interface StartingObjects {
   readonly jobs: readonly SimJob[];
   readonly daemonSets: readonly DaemonSet[];
   readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
+  readonly limitRanges: readonly LimitRange[];
 }
 
 /**
@@ -112,7 +115,14 @@ export function startingObjects(
       delete pdb.status;
       return pdb;
     });
-  return { scalable, jobs, daemonSets, podDisruptionBudgets };
+  const limitRanges = documents
+    .filter((d) => d.object.kind === 'LimitRange')
+    .map((d) => {
+      const lr = structuredClone(d.object) as unknown as LimitRange;
+      lr.metadata = { ...(lr.metadata ?? {}), namespace: lr.metadata?.namespace ?? 'default' };
+      return lr;
+    });
+  return { scalable, jobs, daemonSets, podDisruptionBudgets, limitRanges };
 }
 
 /** One pod of a workload that has 0 replicas, made by expanding a copy with 1 (for its template). */
