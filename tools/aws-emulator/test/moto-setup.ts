@@ -1,0 +1,7 @@
+// Installs moto into its cached venv once, before any test file starts an emulator: the first
+// install on a machine takes about 2 minutes, longer than a test hook should wait.
+import { ensureMoto } from '../src/moto-server.js';
+
+export function setup(): void {
+  ensureMoto();
+}
