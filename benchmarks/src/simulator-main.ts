@@ -1,9 +1,9 @@
 /**
- * `npm run bench:simulator` (node dist/simulator-main.js [--only
- * default|day-1000-pods|day-10000-pods]): runs the simulator on the shipped default scenario
- * (Azure and AWS) and on 24 h days of about 1,000 and 10,000 pods at the peak (AWS), each under
- * Karpenter and the Cluster Autoscaler model, one run after the other, and writes
- * results/simulator.json (with --only, results/simulator-<case>.json).
+ * `npm run bench:simulator` (node dist/simulator-main.js [--only <case>[,<case>...]]
+ * [--out <file>]): runs the simulator on the shipped default scenario (`default`: Azure and AWS)
+ * and on 24 h days of about 1,000 and 10,000 pods at the peak (`day-1000-pods`,
+ * `day-10000-pods`: AWS), each under Karpenter and the Cluster Autoscaler model, one run after
+ * the other, and writes results/simulator.json (with --only, results/simulator-<cases>.json).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -17,11 +17,15 @@ const cases: [string, string][] = [
   ['day-1000-pods', join(root, 'scenarios/day-1000-pods.yaml')],
   ['day-10000-pods', join(root, 'scenarios/day-10000-pods.yaml')],
 ];
-const onlyAt = process.argv.indexOf('--only');
-const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const flag = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const only = flag('--only');
+const names = only?.split(',');
 const results: SimulatorRunResult[] = [];
 for (const [name, file] of cases) {
-  if (only !== undefined && name !== only) continue;
+  if (names !== undefined && !names.includes(name)) continue;
   for (const r of await measureScenario(name, file)) {
     results.push(r);
     process.stdout.write(
@@ -31,6 +35,11 @@ for (const [name, file] of cases) {
 }
 mkdirSync(join(root, 'results'), { recursive: true });
 writeFileSync(
-  join(root, 'results', only === undefined ? 'simulator.json' : `simulator-${only}.json`),
+  flag('--out') ??
+    join(
+      root,
+      'results',
+      only === undefined ? 'simulator.json' : `simulator-${names!.join('+')}.json`,
+    ),
   `${JSON.stringify({ machine: { cpus: cpus().length, totalMemoryBytes: totalmem(), node: process.version }, results }, null, 2)}\n`,
 );

@@ -11,6 +11,7 @@ import {
   SimJobLabel,
   SimJobs,
   SimPodLifecycle,
+  SimReplicaSets,
 } from '../src/index.js';
 
 function env() {
@@ -204,5 +205,41 @@ describe('SimDaemonSets', () => {
     await client.delete('Node', { name: 'a' });
     expect(await ds.reconcile()).toEqual({ created: 0, deleted: 1 });
     expect(await client.list('Pod')).toEqual([]);
+  });
+});
+
+describe('SimReplicaSets', () => {
+  const web = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c' }] } };
+
+  it('counts only the pods of each workload, told apart by namespace and owner name', async () => {
+    const { client } = env();
+    const sets = new SimReplicaSets(client);
+    sets.add({ name: 'web', namespace: 'a', template: web, replicas: 2 });
+    sets.add({ name: 'web', namespace: 'b', template: web, replicas: 1 });
+    sets.add({ name: 'api', namespace: 'a', template: web, replicas: 1 });
+    expect(await sets.reconcile()).toEqual({ created: 4, deleted: 0 });
+    expect(await sets.reconcile()).toEqual({ created: 0, deleted: 0 });
+    sets.scale('web', 0, 'a');
+    expect(await sets.reconcile()).toEqual({ created: 0, deleted: 2 });
+    const left = (await client.list('Pod')).map(
+      (p) => `${p.metadata?.namespace}/${p.metadata?.ownerReferences?.[0]?.name}`,
+    );
+    expect(left.sort()).toEqual(['a/api', 'b/web']);
+  });
+
+  it('deletes pending pods first, then the newest, on a scale-down', async () => {
+    const { clock, client } = env();
+    const sets = new SimReplicaSets(client);
+    sets.add({ name: 'web', template: web, replicas: 1 });
+    await sets.reconcile();
+    clock.advance(10);
+    sets.scale('web', 3);
+    await sets.reconcile();
+    const [oldest, , newest] = (await client.list('Pod')).map((p) => p.metadata!.name!);
+    await client.bind({ namespace: 'default', name: oldest! }, 'n1');
+    await client.bind({ namespace: 'default', name: newest! }, 'n1');
+    sets.scale('web', 1);
+    expect(await sets.reconcile()).toEqual({ created: 0, deleted: 2 });
+    expect((await client.list('Pod')).map((p) => p.metadata!.name)).toEqual([oldest]);
   });
 });

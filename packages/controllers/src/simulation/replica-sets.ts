@@ -41,17 +41,10 @@ export class SimReplicaSets {
   async reconcile(): Promise<{ created: number; deleted: number }> {
     let created = 0;
     let deleted = 0;
-    const pods = this.client.view('Pod');
+    const owned = this.#activePodsByReplicaSet();
     for (const set of this.#sets.values()) {
       const namespace = set.namespace ?? 'default';
-      const mine = pods.filter(
-        (p) =>
-          isActive(p) &&
-          (p.metadata?.namespace ?? 'default') === namespace &&
-          (p.metadata?.ownerReferences ?? []).some(
-            (o) => o.kind === 'ReplicaSet' && o.name === set.name,
-          ),
-      );
+      const mine = owned.get(`${namespace}/${set.name}`) ?? [];
       for (let i = mine.length; i < set.replicas; i++) {
         await this.client.create('Pod', {
           apiVersion: 'v1',
@@ -96,5 +89,29 @@ export class SimReplicaSets {
       }
     }
     return { created, deleted };
+  }
+
+  /**
+   * The active pods by `namespace/ReplicaSet name` of their owner references, in store order:
+   * one pass over the pods rather than one per workload (a 10,000-pod simulation spent a quarter
+   * of its time filtering every pod for each of its workloads, every tick).
+   */
+  #activePodsByReplicaSet(): Map<string, Pod[]> {
+    const owned = new Map<string, Pod[]>();
+    for (const p of this.client.view('Pod')) {
+      const owners = p.metadata?.ownerReferences;
+      if (owners === undefined || owners.length === 0 || !isActive(p)) continue;
+      const namespace = p.metadata?.namespace ?? 'default';
+      const seen = new Set<string>();
+      for (const o of owners) {
+        if (o.kind !== 'ReplicaSet' || seen.has(o.name)) continue;
+        seen.add(o.name);
+        const key = `${namespace}/${o.name}`;
+        const list = owned.get(key);
+        if (list === undefined) owned.set(key, [p]);
+        else list.push(p);
+      }
+    }
+    return owned;
   }
 }
