@@ -38,7 +38,7 @@ export const MAX_MANIFEST_DEPTH = 256;
 
 /**
  * A problem with one YAML document (rule `yaml-syntax`, `duplicate-key`, `too-deep`,
- * `alias-cycle`, `merge-tag` or `not-an-object`): a {@link Violation} that also says which document it is in.
+ * `alias-cycle`, `merge-tag`, `yaml-tag` or `not-an-object`): a {@link Violation} that also says which document it is in.
  */
 export interface ManifestViolation extends Violation {
   /** 0-based index of the document among the text's YAML documents (empty documents count). */
@@ -89,41 +89,93 @@ interface ParsedDocument {
   index: number;
   /** Offset of the first collection nested past the depth limit; the document is then empty. */
   tooDeepAt?: number;
+  /** Offset of the alias past the alias limit; the document is then empty. */
+  aliasFloodAt?: number;
 }
 
-function parseDocuments(
+/**
+ * The documents of `text` one at a time, each composed only when its parser token is complete
+ * and dropped by the caller when it is done with it: a file of thousands of documents never
+ * holds all their tokens and nodes at once.
+ */
+function* parseDocuments(
   text: string,
   maxDepth: number,
-): { docs: ParsedDocument[]; lines: LineCounter } {
+  maxAliasCount: number,
+): Generator<ParsedDocument> {
   const lines = new LineCounter();
-  // The parser keeps its own stack while the composer recurses once per level, so the depth is
-  // measured on the parser's tokens and a too-deep document never reaches the composer.
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
-  const tooDeep = new Map<number, number>();
-  let index = 0;
-  for (const token of tokens) {
-    if (token.type !== 'document') continue;
-    const offset = token.value === undefined ? undefined : tooDeepOffset(token.value, maxDepth);
-    if (offset !== undefined) {
-      tooDeep.set(index, offset);
-      delete token.value;
-    }
-    index++;
-  }
   const composer = new Composer({
     uniqueKeys: true,
     strict: true,
     // kubectl's decoder (go-yaml, YAML 1.1) resolves `<<: *anchor` merge keys; so do we.
     merge: true,
   });
-  const docs = Array.from(composer.compose(tokens));
-  return {
-    docs: docs.map((doc, i) => {
-      const tooDeepAt = tooDeep.get(i);
-      return { doc, lines, index: i, ...(tooDeepAt === undefined ? {} : { tooDeepAt }) };
-    }),
-    lines,
-  };
+  // What the token checks found, per document index, until the composer yields that document
+  // (it yields a document when the next one starts, or at the end).
+  const found = new Map<number, Pick<ParsedDocument, 'tooDeepAt' | 'aliasFloodAt'>>();
+  let tokenIndex = 0;
+  let docIndex = 0;
+  function* numbered(docs: Iterable<Document.Parsed>): Generator<ParsedDocument> {
+    for (const doc of docs) {
+      const index = docIndex++;
+      const checks = found.get(index) ?? {};
+      found.delete(index);
+      yield { doc, lines, index, ...checks };
+    }
+  }
+  for (const token of new Parser(lines.addNewLine).parse(text)) {
+    if (token.type === 'document') {
+      // The parser keeps its own stack while the composer recurses once per level, so the depth
+      // is measured on the parser's tokens and a too-deep document never reaches the composer.
+      const tooDeepAt =
+        token.value === undefined ? undefined : tooDeepOffset(token.value, maxDepth);
+      // The composer resolves each alias by searching the document, and keeps every alias node:
+      // a file of thousands of documents with a thousand aliases each took minutes and
+      // gigabytes before toJS refused them, so such a document is refused on its tokens.
+      const aliasFloodAt =
+        token.value === undefined || tooDeepAt !== undefined
+          ? undefined
+          : aliasFloodOffset(token.value, maxAliasCount);
+      if (tooDeepAt !== undefined || aliasFloodAt !== undefined) {
+        delete token.value;
+        found.set(tokenIndex, {
+          ...(tooDeepAt === undefined ? {} : { tooDeepAt }),
+          ...(aliasFloodAt === undefined ? {} : { aliasFloodAt }),
+        });
+      }
+      tokenIndex++;
+    }
+    yield* numbered(composer.next(token));
+  }
+  yield* numbered(composer.end());
+}
+
+/**
+ * Offset of the first alias that refers to an anchor name more than `maxAliasCount` times in a
+ * parser token (such a document is one the `yaml` library's toJS refuses as excessive aliasing,
+ * whatever the anchor holds), or undefined; -1 turns the check off. Walks with an explicit stack.
+ */
+function aliasFloodOffset(root: CST.Token, maxAliasCount: number): number | undefined {
+  if (maxAliasCount < 0) return undefined;
+  const counts = new Map<string, number>();
+  const stack: CST.Token[] = [root];
+  for (let token = stack.pop(); token !== undefined; token = stack.pop()) {
+    if (token.type === 'alias') {
+      const count = (counts.get(token.source) ?? 0) + 1;
+      if (count > maxAliasCount) return token.offset;
+      counts.set(token.source, count);
+    } else if (
+      token.type === 'block-map' ||
+      token.type === 'block-seq' ||
+      token.type === 'flow-collection'
+    ) {
+      for (const item of token.items as CST.CollectionItem[]) {
+        if (item.value) stack.push(item.value);
+        if (item.key) stack.push(item.key);
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -181,9 +233,19 @@ export function parseManifests(text: string, options: ParseManifestsOptions = {}
     problem,
   });
   const maxDepth = options.maxDepth ?? MAX_MANIFEST_DEPTH;
-  const { docs } = parseDocuments(text, maxDepth);
-  for (const { doc, lines, index, tooDeepAt } of docs) {
+  const maxAliasCount = options.maxAliasCount ?? 100;
+  for (const { doc, lines, index, tooDeepAt, aliasFloodAt } of parseDocuments(
+    text,
+    maxDepth,
+    maxAliasCount,
+  )) {
     const start = lines.linePos(doc.range[0]).line;
+    if (aliasFloodAt !== undefined) {
+      const problem = `cannot read document: an anchor is referenced more than ${maxAliasCount} times (excessive aliasing, as in a resource exhaustion attack)`;
+      const line = lines.linePos(aliasFloodAt).line;
+      violations.push(violation(index, 'yaml-syntax', problem, `YAML error: ${problem}`, line));
+      continue;
+    }
     if (tooDeepAt !== undefined) {
       const problem = `nested deeper than ${maxDepth} levels of mappings and lists (karpenter-ts reads at most ${maxDepth}; Kubernetes objects need about 20)`;
       const line = lines.linePos(tooDeepAt).line;
@@ -228,7 +290,7 @@ export function parseManifests(text: string, options: ParseManifestsOptions = {}
     }
     let object: unknown;
     try {
-      object = doc.toJS({ maxAliasCount: options.maxAliasCount ?? 100 });
+      object = doc.toJS({ maxAliasCount });
     } catch (error) {
       // Alias problems (unresolved or excessive aliases) surface only when converting.
       const cause = firstLine(error instanceof Error ? error.message : String(error));
@@ -276,7 +338,7 @@ export function validateYaml(
   const out: Violation[] = parsed.violations.map(
     ({ document: _document, problem: _problem, ...violation }) => violation,
   );
-  const { docs } = parseDocuments(text, MAX_MANIFEST_DEPTH);
+  const docs = Array.from(parseDocuments(text, MAX_MANIFEST_DEPTH, 100));
   for (const m of parsed.manifests) {
     const doc = docs[m.document];
     for (const v of validate(m.object, validateOptions)) {
@@ -332,7 +394,7 @@ function splitPath(path: string): Array<string | number> {
 }
 
 interface NodeProblem {
-  rule: 'alias-cycle' | 'too-deep' | 'merge-tag';
+  rule: 'alias-cycle' | 'too-deep' | 'merge-tag' | 'yaml-tag';
   problem: string;
   /** Offset of the offending node. */
   offset: number;
@@ -345,6 +407,9 @@ interface NodeProblem {
  * (valid only on a `<<` key). Recurses once per level of a document already known to be at most
  * `maxDepth` deep, and once per node: an alias takes the height its anchored node already has.
  */
+/** Collection tags whose JavaScript value is a Set or a Map, not a mapping or a list. */
+const NON_JSON_COLLECTION_TAGS = new Set(['tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap']);
+
 function nodeProblemOf(doc: Document.Parsed, maxDepth: number): NodeProblem | undefined {
   const anchors = new Map<string, YamlNode>();
   const heights = new Map<YamlNode, number>();
@@ -357,6 +422,21 @@ function nodeProblemOf(doc: Document.Parsed, maxDepth: number): NodeProblem | un
       found = {
         rule: 'merge-tag',
         problem: 'the !!merge tag is only valid on a mapping key (<<), not on a value',
+        offset: node.range?.[0] ?? 0,
+      };
+      return 0;
+    }
+    // YAML 1.1 tags the yaml library turns into values JSON has no form for (Uint8Array, Date,
+    // Set, Map), which every reader after it (structuredClone included) mistakes or throws on.
+    const nonJson =
+      (isScalar(node) && !isKey && typeof node.value === 'object' && node.value !== null) ||
+      (isScalar(node) && typeof node.value === 'bigint') ||
+      (isCollection(node) && node.tag !== undefined && NON_JSON_COLLECTION_TAGS.has(node.tag));
+    if (nonJson) {
+      const tag = (node as YamlNode).tag?.replace('tag:yaml.org,2002:', '!!') ?? 'its tag';
+      found = {
+        rule: 'yaml-tag',
+        problem: `the ${tag} tag makes a value a Kubernetes object cannot hold (only strings, numbers, booleans, null, mappings and lists): write it untagged, as a string if need be`,
         offset: node.range?.[0] ?? 0,
       };
       return 0;

@@ -103,6 +103,24 @@ describe('YAML manifests', () => {
     expect(parseManifests(text, { maxAliasCount: 1000 }).violations).toEqual([]);
   });
 
+  test('a document that refers to one anchor more than maxAliasCount times is refused on the alias past the limit, before it is composed', () => {
+    // Found by the fuzz suite: 3,000 such documents took minutes and over 4 GB to refuse, since
+    // the yaml library composed every alias before toJS counted them.
+    const aliases = Array.from({ length: 1200 }, () => '*z').join(', ');
+    const text = `kind: A\n---\nkind: B\nvalues:\n  - [&z 1, ${aliases}]\n---\nkind: C\n`;
+    const { manifests, violations } = parseManifests(text);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        rule: 'yaml-syntax',
+        document: 1,
+        line: 5,
+        problem:
+          'cannot read document: an anchor is referenced more than 100 times (excessive aliasing, as in a resource exhaustion attack)',
+      }),
+    ]);
+    expect(manifests.map((m) => (m.object as { kind: string }).kind)).toEqual(['A', 'C']);
+  });
+
   test.each([
     ['flow lists', `a: ${'['.repeat(1000)}${']'.repeat(1000)}\n`, 1],
     ['flow mappings', `a: ${'{b: '.repeat(1000)}1${'}'.repeat(1000)}\n`, 1],
@@ -195,6 +213,24 @@ describe('YAML manifests', () => {
       }),
     ]);
   });
+
+  test.each([
+    ['!!binary', 'apiVersion: v1\nkind: Pod\nbudgets:\n  - !!binary aGVsbG8=\n', 4],
+    ['!!timestamp', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: !!timestamp 2001-12-14\n', 4],
+    ['!!set', 'apiVersion: v1\nkind: Pod\nspec: !!set {a, b}\n', 3],
+    ['!!omap', 'apiVersion: v1\nkind: Pod\nspec:\n  x: !!omap [a: 1]\n', 4],
+  ])(
+    'refuses a %s value, which has no JSON form, on its line (the fuzz suite: !!binary made validate throw)',
+    (tag, text, line) => {
+      expect(parseManifests(text).violations).toEqual([
+        expect.objectContaining({
+          rule: 'yaml-tag',
+          line,
+          problem: `the ${tag} tag makes a value a Kubernetes object cannot hold (only strings, numbers, booleans, null, mappings and lists): write it untagged, as a string if need be`,
+        }),
+      ]);
+    },
+  );
 
   test('a !!merge tag on a mapping key merges, as <<: does', () => {
     expect(parseManifests('a: &a {x: 1}\nb: {!!merge k: *a, y: 2}\n')).toEqual({
