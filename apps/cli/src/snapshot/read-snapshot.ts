@@ -36,6 +36,7 @@ import type {
   PodDisruptionBudget,
   StorageClass,
 } from '@karpenter-ts/api';
+import { validate } from '@karpenter-ts/api';
 import {
   admitPodResources,
   BindCompletedAnnotation,
@@ -195,8 +196,15 @@ export function readSnapshot(
   for (const p of plan.pools) {
     if (p.defaultNodeClass) addClass(p.nodeClass as unknown as NodeClassObject, undefined);
   }
-  for (const doc of inv.nodeClaims)
-    snapshot.nodeClaims.push(located(doc.object as unknown as NodeClaim, doc));
+  for (const doc of inv.nodeClaims) {
+    const claim = doc.object as unknown as NodeClaim;
+    const readable = withReadableStatus(claim);
+    if (readable.dropped.length > 0)
+      notes.push(
+        `${location(doc)} NodeClaim ${objectName(doc.object)}: ${readable.dropped.join(', ')} does not fit the NodeClaim status schema and is read as absent`,
+      );
+    snapshot.nodeClaims.push(located(readable.claim, doc));
+  }
   for (const doc of inv.nodes) snapshot.nodes.push(located(readNode(doc), doc));
   for (const doc of inv.podDisruptionBudgets)
     snapshot.podDisruptionBudgets.push(located(doc.object as unknown as PodDisruptionBudget, doc));
@@ -481,12 +489,41 @@ function located<T>(
 }
 
 /**
+ * `claim`, or a copy without the `status` fields that do not fit the NodeClaim status schema
+ * (`validate` ignores status, as the API server drops it from a created object, so such a
+ * snapshot validates; the controllers read status as the schema shapes it), and their names.
+ */
+function withReadableStatus(claim: NodeClaim): { claim: NodeClaim; dropped: string[] } {
+  if (claim.status === undefined) return { claim, dropped: [] };
+  const problems = validate(claim, { subresource: 'status' });
+  const dropped = [
+    ...new Set(
+      problems.flatMap(
+        (v) => /^status\.([^.[]+)/.exec(v.path)?.[1] ?? (v.path === 'status' ? ['*'] : []),
+      ),
+    ),
+  ];
+  if (dropped.length === 0) return { claim, dropped };
+  if (dropped.includes('*')) {
+    const { status: _status, ...rest } = claim;
+    return { claim: rest as NodeClaim, dropped: ['status'] };
+  }
+  const status = { ...claim.status } as Record<string, unknown>;
+  for (const key of dropped) delete status[key];
+  return { claim: { ...claim, status } as NodeClaim, dropped: dropped.map((k) => `status.${k}`) };
+}
+
+/**
  * The NodeClass with `Ready=True` when it has no Ready condition (a manifest file);
- * a NodeClass a cluster reported (with Ready) is kept as it is.
+ * a NodeClass a cluster reported (with Ready) is kept as it is. Conditions that are not a list
+ * count as none: `validate` ignores status, as the API server drops it from a created object.
  */
 function readyNodeClass(object: NodeClassObject): NodeClassObject {
-  const conditions = object.status?.conditions ?? [];
-  if (conditions.some((c) => c.type === 'Ready')) return object;
+  const listed: unknown = object.status?.conditions;
+  const conditions = Array.isArray(listed)
+    ? (listed as NonNullable<NonNullable<NodeClassObject['status']>['conditions']>)
+    : [];
+  if (conditions.some((c) => (c as { type?: unknown } | null)?.type === 'Ready')) return object;
   return {
     ...object,
     metadata: { ...object.metadata },

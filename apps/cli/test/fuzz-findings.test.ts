@@ -1,0 +1,69 @@
+/**
+ * Inputs the fuzz suite (mutated-input.property.test.ts, `npm run fuzz`) found ending in an
+ * internal error, each kept as a specification of what the CLI does with it instead.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from './support/cli.js';
+
+const snapshot = readFileSync(
+  fileURLToPath(new URL('../../../examples/snapshots/sim-cluster.yaml', import.meta.url)),
+  'utf8',
+);
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'karpenter-ts-fuzz-findings-'));
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('a cluster snapshot', () => {
+  it('whose NodeClass status has conditions that are not a list reads the NodeClass as Ready, as with no status (fuzz seed 20261202, input 104)', async () => {
+    // validate ignores status, as the API server drops it from a created object; disrupt and
+    // simulate failed with 'conditions.some is not a function'.
+    const text = snapshot.replace(
+      /(kind: SimNodeClass\n(?:.*\n)*? {4}status:\n {6}conditions:\n)(?: {8}.*\n)+/,
+      '$1        NodePool\n',
+    );
+    expect(text).toContain('conditions:\n        NodePool\n');
+    const path = await file('conditions-not-a-list.yaml', text);
+    expect(await cli('validate', path)).toMatchObject({ code: 0 });
+    const disrupt = await cli('disrupt', path, '--now', '2026-12-01T10:00:00Z');
+    expect(disrupt.stderr).toBe('');
+    expect(disrupt.code).toBe(0);
+    const simulate = await cli('simulate', path, '--cloud', 'sim');
+    expect(simulate.stderr).toBe('');
+    expect(simulate.code).toBe(0);
+  });
+});
+
+describe('a cluster snapshot whose NodeClaim status does not fit its schema', () => {
+  it('reads the NodeClaim without the status field that does not fit, with a note (fuzz seed 1718: conditions: 0)', async () => {
+    // validate ignores status; disrupt and simulate failed with
+    // 'object.status?.conditions?.find is not a function'.
+    const text = snapshot.replace(
+      /(kind: NodeClaim\n(?:.*\n)*? {4}status:\n(?:.*\n)*? {6}conditions:\n)(?: {8}.*\n)+/,
+      '$1        0\n',
+    );
+    expect(text).toMatch(/conditions:\n {8}0\n/);
+    const path = await file('nodeclaim-conditions-0.yaml', text);
+    expect(await cli('validate', path)).toMatchObject({ code: 0 });
+    for (const argv of [
+      ['disrupt', path, '--now', '2026-12-01T10:00:00Z'],
+      ['simulate', path, '--cloud', 'sim'],
+    ]) {
+      const result = await cli(...argv);
+      expect(result.stderr).not.toContain('internal error');
+      expect(result.code).toBe(0);
+    }
+  });
+});
