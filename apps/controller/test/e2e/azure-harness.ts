@@ -77,6 +77,8 @@ export interface AzureHarnessOptions {
    * and name it in `NODE_OSDISK_DISKENCRYPTIONSET_ID`; default none.
    */
   readonly diskEncryptionSet?: boolean;
+  /** The control plane's kubeconfig file; default the e2e global setup's (`inject`). */
+  readonly kubeconfig?: string;
 }
 
 /** Names of the emulator's resources in the node resource group, each list sorted. */
@@ -107,7 +109,7 @@ export class AzureHarness {
    * when a step fails.
    */
   static async start(options: AzureHarnessOptions): Promise<AzureHarness> {
-    const kubeconfig = inject('kubeconfig');
+    const kubeconfig = options.kubeconfig ?? inject('kubeconfig');
     const api = connect({ kubeconfig });
     await installCrds(api, [...karpenterCrdFiles(), AKS_NODE_CLASS_CRD_URL.pathname]);
     const kubelets = new EmulatedKubelets(api);
