@@ -67,3 +67,28 @@ describe('a cluster snapshot whose NodeClaim status does not fit its schema', ()
     }
   });
 });
+
+describe('a cluster snapshot whose NodePool status does not fit its schema', () => {
+  it.each([
+    ['conditions that are not a list (fuzz seed 20261202, input 1328)', '0'],
+    ['a null condition (fuzz seed 20261202, input 1130)', '[null]'],
+  ])('reads the NodePool without them, with a note: %s', async (_what, value) => {
+    // validate ignores status; disrupt and simulate failed with 'conditions.find is not a
+    // function' and "Cannot read properties of null (reading 'type')".
+    const text = snapshot.replace(
+      /(kind: NodePool\n(?:.*\n)*? {4}status:\n {6}conditions:)\n(?: {8}.*\n)+/,
+      `$1 ${value}\n`,
+    );
+    expect(text).toContain(`conditions: ${value}\n`);
+    const path = await file(`nodepool-conditions-${value.length}.yaml`, text);
+    expect(await cli('validate', path)).toMatchObject({ code: 0 });
+    for (const argv of [
+      ['disrupt', path, '--now', '2026-12-01T10:00:00Z'],
+      ['simulate', path, '--cloud', 'sim'],
+    ]) {
+      const result = await cli(...argv);
+      expect(result.stderr).not.toContain('internal error');
+      expect(result.code).toBe(0);
+    }
+  });
+});

@@ -29,6 +29,7 @@ import type {
   LimitRange,
   Node,
   NodeClaim,
+  NodePool,
   NodeOverlay,
   PersistentVolume,
   PersistentVolumeClaim,
@@ -173,7 +174,12 @@ export function readSnapshot(
 
   for (const p of plan.pools) {
     const doc = inv.nodePools.find((d) => d.object.metadata?.name === p.nodePool.metadata.name);
-    snapshot.nodePools.push(located(p.nodePool, doc, 'the cloud default'));
+    const readable = withReadableStatus(p.nodePool);
+    if (readable.dropped.length > 0 && doc)
+      notes.push(
+        `${location(doc)} NodePool ${objectName(doc.object)}: ${readable.dropped.join(', ')} does not fit the NodePool status schema and is read as absent`,
+      );
+    snapshot.nodePools.push(located(readable.claim, doc, 'the cloud default'));
   }
   const classes = new Set<string>();
   const addClass = (object: NodeClassObject, doc: ManifestDocument | undefined) => {
@@ -489,11 +495,14 @@ function located<T>(
 }
 
 /**
- * `claim`, or a copy without the `status` fields that do not fit the NodeClaim status schema
- * (`validate` ignores status, as the API server drops it from a created object, so such a
- * snapshot validates; the controllers read status as the schema shapes it), and their names.
+ * `claim` (a NodeClaim or a NodePool), or a copy without the `status` fields that do not fit its
+ * status schema (`validate` ignores status, as the API server drops it from a created object,
+ * so such a snapshot validates; the controllers read status as the schema shapes it), and their
+ * names.
  */
-function withReadableStatus(claim: NodeClaim): { claim: NodeClaim; dropped: string[] } {
+function withReadableStatus<T extends NodeClaim | NodePool>(
+  claim: T,
+): { claim: T; dropped: string[] } {
   if (claim.status === undefined) return { claim, dropped: [] };
   const problems = validate(claim, { subresource: 'status' });
   const dropped = [
@@ -506,11 +515,11 @@ function withReadableStatus(claim: NodeClaim): { claim: NodeClaim; dropped: stri
   if (dropped.length === 0) return { claim, dropped };
   if (dropped.includes('*')) {
     const { status: _status, ...rest } = claim;
-    return { claim: rest as NodeClaim, dropped: ['status'] };
+    return { claim: rest as T, dropped: ['status'] };
   }
   const status = { ...claim.status } as Record<string, unknown>;
   for (const key of dropped) delete status[key];
-  return { claim: { ...claim, status } as NodeClaim, dropped: dropped.map((k) => `status.${k}`) };
+  return { claim: { ...claim, status } as T, dropped: dropped.map((k) => `status.${k}`) };
 }
 
 /**
