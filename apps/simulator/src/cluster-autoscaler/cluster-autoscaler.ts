@@ -139,9 +139,9 @@ class ClusterAutoscalerModel implements Autoscaler {
   /** Re-reads the machine records and Nodes the synchronous questions (busy, timers) look at. */
   async #refresh(): Promise<void> {
     const { client } = this.#ctx.cluster;
-    this.#claims = client.view('NodeClaim').filter(
-      (c) => c.metadata.labels?.[NODE_GROUP_LABEL] !== undefined,
-    );
+    this.#claims = client
+      .view('NodeClaim')
+      .filter((c) => c.metadata.labels?.[NODE_GROUP_LABEL] !== undefined);
     this.#nodes = new Set(client.view('Node').map((n) => n.metadata?.name ?? ''));
   }
 
@@ -329,9 +329,9 @@ class ClusterAutoscalerModel implements Autoscaler {
   async #scaleDown(scaledUp: boolean): Promise<void> {
     const { client, clock } = this.#ctx.cluster;
     const now = clock.now();
-    const nodes = client.view('Node').filter(
-      (n) => n.metadata?.labels?.[NODE_GROUP_LABEL] !== undefined,
-    );
+    const nodes = client
+      .view('Node')
+      .filter((n) => n.metadata?.labels?.[NODE_GROUP_LABEL] !== undefined);
     const pods = client.view('Pod').filter((p) => isActive(p) && p.spec?.nodeName);
     const byNode = new Map<string, Pod[]>();
     for (const p of pods) {
