@@ -1,5 +1,6 @@
 export type * from './types.js';
 export { managesNodeClass } from './node-class-kind.js';
+export { kubeletMaySet } from './node-restriction.js';
 export * from './errors.js';
 export * from './clock.js';
 export * from './units.js';

@@ -22,6 +22,7 @@ import {
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
   isOfferingCompatible,
+  kubeletMaySet,
   launchNodeClaimName,
   launchRequests,
   systemClock,
@@ -85,20 +86,6 @@ const AllowUndefined: ReadonlySet<string> = new Set([
   ...WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
   ...AwsWellKnownLabels,
 ]);
-
-/** Labels a kubelet may set on its own Node (NodeRestriction admission). */
-function kubeletMaySet(key: string): boolean {
-  const slash = key.indexOf('/');
-  const domain = slash < 0 ? '' : key.slice(0, slash);
-  if (!/(^|\.)(kubernetes\.io|k8s\.io)$/.test(domain)) return true;
-  if (domain === 'kubelet.kubernetes.io' || domain === 'node.kubernetes.io') return true;
-  return [
-    'kubernetes.io/arch',
-    'kubernetes.io/os',
-    'topology.kubernetes.io/region',
-    'topology.kubernetes.io/zone',
-  ].includes(key);
-}
 
 /** Upstream's default block devices when the NodeClass sets none. */
 function defaultBlockDevices(family: string): BlockDeviceMapping[] | undefined {

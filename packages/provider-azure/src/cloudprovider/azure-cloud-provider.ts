@@ -9,6 +9,7 @@ import type { NodeClaim, NodePool } from '@karpenter-ts/api';
 import {
   CreateError,
   InsufficientCapacityError,
+  kubeletMaySet,
   launchNodeClaimName,
   launchRequests,
   NodeClaimNotFoundError,
@@ -90,20 +91,6 @@ export interface AzureGarbageKinds {
   readonly virtualMachines?: boolean;
   /** NICs attached to no VM and named for no NodeClaim or VM; default true. */
   readonly networkInterfaces?: boolean;
-}
-
-/** Labels a kubelet may set on its own Node (NodeRestriction admission); other kubernetes.io keys are dropped. */
-function kubeletMaySet(key: string): boolean {
-  const slash = key.indexOf('/');
-  const domain = slash < 0 ? '' : key.slice(0, slash);
-  if (!/(^|\.)(kubernetes\.io|k8s\.io)$/.test(domain)) return true;
-  if (domain === 'kubelet.kubernetes.io' || domain === 'node.kubernetes.io') return true;
-  return [
-    'kubernetes.io/arch',
-    'kubernetes.io/os',
-    'topology.kubernetes.io/region',
-    'topology.kubernetes.io/zone',
-  ].includes(key);
 }
 
 function armZone(zoneLabel: string): string | undefined {
