@@ -92,3 +92,30 @@ describe('a cluster snapshot whose NodePool status does not fit its schema', () 
     }
   });
 });
+
+describe('a cluster snapshot whose PodDisruptionBudget has no usable metadata', () => {
+  it.each([
+    ['metadata: [null]', '[null]', 'metadata'],
+    ['metadata: {}', '{}', 'metadata.name'],
+  ])(
+    'is refused by validate and by disrupt on the field, not with an internal error (fuzz seed 20261202, inputs 338 and 1319: %s)',
+    async (_label, value, field) => {
+      // validate skipped PodDisruptionBudgets; disrupt and simulate then failed with
+      // 'internal error: PodDisruptionBudget: metadata.name is required'.
+      const text = snapshot.replace(
+        /(kind: PodDisruptionBudget\n {4}metadata:)\n {6}name: web\n {6}namespace: default\n/,
+        `$1 ${value}\n`,
+      );
+      expect(text).toContain(`kind: PodDisruptionBudget\n    metadata: ${value}\n`);
+      const path = await file(`pdb-${field}.yaml`, text);
+      const validate = await cli('validate', path);
+      expect(validate.code).toBe(1);
+      expect(validate.stderr + validate.stdout).toMatch(
+        new RegExp(`pdb-${field.replace('.', '\\.')}\\.yaml:\\d+ .*${field.replace('.', '\\.')}`),
+      );
+      const disrupt = await cli('disrupt', path, '--now', '2026-12-01T10:00:00Z');
+      expect(disrupt.code).toBe(1);
+      expect(disrupt.stderr).not.toContain('internal error');
+    },
+  );
+});

@@ -26,7 +26,7 @@ export interface FieldProblem {
   readonly meant?: string;
 }
 
-/** The client-node model of each workload kind the CLI reads, and of core/v1 Node. */
+/** The client-node model of each workload kind the CLI reads, of core/v1 Node and of policy/v1 PodDisruptionBudget. */
 const MODEL_OF_KIND: Readonly<Record<string, string>> = {
   Node: 'V1Node',
   Deployment: 'V1Deployment',
@@ -37,6 +37,7 @@ const MODEL_OF_KIND: Readonly<Record<string, string>> = {
   Job: 'V1Job',
   CronJob: 'V1CronJob',
   Pod: 'V1Pod',
+  PodDisruptionBudget: 'V1PodDisruptionBudget',
 };
 
 interface Attribute {

@@ -22,7 +22,11 @@ import { WORKLOAD_KINDS } from '../workloads/expand.js';
 import { budgetScheduleWarnings } from './budget-schedules.js';
 import { duplicateObjects } from './duplicates.js';
 import { nodePoolLimitProblems } from './node-pool-limits.js';
-import { nodeProblems, workloadProblems } from './workload-problems.js';
+import {
+  nodeProblems,
+  podDisruptionBudgetProblems,
+  workloadProblems,
+} from './workload-problems.js';
 
 /** One problem found by `validate`, located in its file. */
 export interface Problem {
@@ -62,7 +66,8 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * leaving out runtime problems on fields the schema already reported, and negative limits
  * (see nodePoolLimitProblems); NodeClasses through their
  * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems};
- * core/v1 Nodes through {@link nodeProblems}.
+ * core/v1 Nodes through {@link nodeProblems}; policy/v1 PodDisruptionBudgets through
+ * {@link podDisruptionBudgetProblems}.
  * Objects in a provider's API group
  * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
  * is reported unless `options.nodeClassRefs` is false (`simulate` leaves such pools out instead).
@@ -90,15 +95,20 @@ export function validateDocuments(
     const provider = clouds.find((c) => c.nodeClassKind.group === group);
     const workload = WORKLOAD_KINDS.has(kind) && !KARPENTER_GROUPS.has(group) && !provider;
     const node = group === '' && kind === 'Node';
-    if (!KARPENTER_GROUPS.has(group) && !provider && !workload && !node) {
+    const pdb = group === 'policy' && kind === 'PodDisruptionBudget';
+    if (!KARPENTER_GROUPS.has(group) && !provider && !workload && !node && !pdb) {
       report.skipped++;
       continue;
     }
     report.checked[kind] = (report.checked[kind] ?? 0) + 1;
     const add = problemAdder(report.problems, doc);
-    if (workload || node) {
-      for (const p of node ? nodeProblems(doc.object) : workloadProblems(doc.object))
-        add(p.path, p.message);
+    if (workload || node || pdb) {
+      const problems = node
+        ? nodeProblems(doc.object)
+        : pdb
+          ? podDisruptionBudgetProblems(doc.object)
+          : workloadProblems(doc.object);
+      for (const p of problems) add(p.path, p.message);
       continue;
     }
     if (provider && kind === provider.nodeClassKind.kind) {

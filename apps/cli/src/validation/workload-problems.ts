@@ -113,11 +113,30 @@ type Add = (path: string, message: string) => void;
 export function nodeProblems(object: KubeObject): FieldProblem[] {
   const problems = apiFieldProblems(object).filter((p) => p.rule === 'type');
   const add: Add = (path, message) => problems.push({ path, message });
+  requiredName(object, problems, add);
   const status = object.status;
   if (isRecord(status))
     for (const list of ['allocatable', 'capacity'] as const)
       quantities(status[list], `status.${list}`, add);
   return problems;
+}
+
+/**
+ * Every problem of a policy/v1 PodDisruptionBudget: a `metadata.name` (a cluster's objects always
+ * have one, and `kubectl apply` refuses generateName), and the field types of its API model.
+ */
+export function podDisruptionBudgetProblems(object: KubeObject): FieldProblem[] {
+  const problems = apiFieldProblems(object).filter((p) => p.rule === 'type');
+  requiredName(object, problems, (path, message) => problems.push({ path, message }));
+  return problems;
+}
+
+/** `metadata.name` must be a non-empty string, unless `metadata` itself was reported. */
+function requiredName(object: KubeObject, problems: readonly FieldProblem[], add: Add): void {
+  if (problems.some((p) => p.path === 'metadata')) return;
+  const metadata: unknown = object.metadata;
+  if (!isRecord(metadata) || !nonEmptyString(metadata.name))
+    add('metadata.name', 'required: a non-empty string');
 }
 
 function job(spec: Spec, at: string, add: Add): void {
