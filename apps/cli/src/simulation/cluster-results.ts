@@ -46,7 +46,10 @@ export async function clusterResults(
   const byNode = new Map<string, Pod[]>();
   for (const pod of pods) {
     const node = pod.spec?.nodeName;
-    if (node) byNode.set(node, [...(byNode.get(node) ?? []), pod]);
+    if (!node) continue;
+    let onNode = byNode.get(node);
+    if (onNode === undefined) byNode.set(node, (onNode = []));
+    onNode.push(pod);
   }
   // The pods each NodeClaim was created for (by NodeClaim), and the provisioner's last word on each pod.
   const nominated = new Map<string, Set<string>>();
