@@ -1,8 +1,9 @@
 // The HTML report's page script (inlined by src/report/html.ts after Chart.js): draws every
-// chart of the embedded report data (src/report/report-data.ts) with Chart.js, and records on
+// chart of every scenario section of the embedded report data (src/report/report-data.ts) with
+// Chart.js, each section on its own time axis, and records on
 // window.karpenterTsReport how many points each series drew, for the browser test and for anyone
 // checking the page by hand. No network: everything it needs is in the page.
-/* global Chart, document, window */
+/* global Chart, CSS, document, window */
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -26,28 +27,33 @@
     '#e6550d',
     '#31a354',
   ];
-  const start = Date.parse(data.start);
-  const runIds = [];
-  for (const chart of data.charts)
-    for (const s of chart.series)
-      if (s.run !== undefined && !runIds.includes(s.run)) runIds.push(s.run);
-  const runColor = (run) => palette[runIds.indexOf(run) % palette.length];
-
-  // Hours since time 0 as the clock time (UTC), with the day when the scenario is longer than one.
-  function clock(hours) {
-    const d = new Date(start + hours * 3600 * 1000);
-    const hm = d.toISOString().slice(11, 16);
-    return data.durationHours > 24 ? `d${Math.floor(hours / 24) + 1} ${hm}` : hm;
+  // One section per scenario: its own time axis (start, length) and run colours.
+  function axisOf(section) {
+    const start = Date.parse(section.start);
+    // Hours since time 0 as the clock time (UTC), with the day when the scenario is longer than one.
+    const clock = (hours) => {
+      const d = new Date(start + hours * 3600 * 1000);
+      const hm = d.toISOString().slice(11, 16);
+      return section.durationHours > 24 ? `d${Math.floor(hours / 24) + 1} ${hm}` : hm;
+    };
+    const runIds = [];
+    for (const chart of section.charts)
+      for (const s of chart.series)
+        if (s.run !== undefined && !runIds.includes(s.run)) runIds.push(s.run);
+    return {
+      clock,
+      runColor: (run) => palette[runIds.indexOf(run) % palette.length],
+      timeAxis: {
+        type: 'linear',
+        min: 0,
+        max: section.durationHours,
+        title: { display: true, text: 'time (UTC)' },
+        ticks: { callback: (value) => clock(Number(value)), maxTicksLimit: 13 },
+      },
+    };
   }
-  const timeAxis = {
-    type: 'linear',
-    min: 0,
-    max: data.durationHours,
-    title: { display: true, text: 'time (UTC)' },
-    ticks: { callback: (value) => clock(Number(value)), maxTicksLimit: 13 },
-  };
 
-  function lineConfig(chart) {
+  function lineConfig(chart, { clock, runColor, timeAxis }) {
     return {
       type: 'line',
       data: {
@@ -89,7 +95,7 @@
     };
   }
 
-  function eventsConfig(chart) {
+  function eventsConfig(chart, { clock, timeAxis }) {
     const shapes = ['circle', 'triangle', 'rect', 'rectRot', 'crossRot', 'star', 'cross'];
     return {
       type: 'scatter',
@@ -125,17 +131,20 @@
   }
 
   const drawn = {};
-  for (const chart of data.charts) {
-    const canvas = document.querySelector(`figure[data-chart="${chart.id}"] canvas`);
-    const instance = new Chart(
-      canvas,
-      chart.kind === 'events' ? eventsConfig(chart) : lineConfig(chart),
-    );
-    drawn[chart.id] = chart.series.map((s, i) => ({
-      label: s.label,
-      // Elements Chart.js laid out and did not skip (a null value is a skipped point: a gap).
-      points: instance.getDatasetMeta(i).data.filter((el) => !el.skip).length,
-    }));
+  for (const section of data.sections) {
+    const axis = axisOf(section);
+    for (const chart of section.charts) {
+      const canvas = document.querySelector(`figure[data-chart="${CSS.escape(chart.id)}"] canvas`);
+      const instance = new Chart(
+        canvas,
+        chart.kind === 'events' ? eventsConfig(chart, axis) : lineConfig(chart, axis),
+      );
+      drawn[chart.id] = chart.series.map((s, i) => ({
+        label: s.label,
+        // Elements Chart.js laid out and did not skip (a null value is a skipped point: a gap).
+        points: instance.getDatasetMeta(i).data.filter((el) => !el.skip).length,
+      }));
+    }
   }
   window.karpenterTsReport = { charts: drawn };
 })();

@@ -20,10 +20,10 @@ export type {
 export { DEFAULT_NODE_STARTUP } from './engine/node-startup.js';
 export { samplesCsv, nodesCsv, eventsCsv } from './measures/csv.js';
 export { reportHtml } from './report/html.js';
-export { reportData, TIMELINE_EVENT_TYPES } from './report/report-data.js';
+export { reportData, reportPage, TIMELINE_EVENT_TYPES } from './report/report-data.js';
 export type * from './report/report-data.js';
 export { summaryRows, SUMMARY_COLUMNS } from './report/summary-rows.js';
-export { readOutput, mergeOutputs } from './report/read-output.js';
+export { readOutput, mergeOutputs, groupOutputs } from './report/read-output.js';
 export { autoscalerFactory } from './engine/autoscalers.js';
 export {
   clusterAutoscaler,

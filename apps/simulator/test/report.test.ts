@@ -17,6 +17,7 @@ import {
   summaryRows,
   SUMMARY_COLUMNS,
   type ReportLineChart,
+  type ReportPage,
   type RunOutput,
   type Sample,
   type SimulationOutput,
@@ -185,7 +186,7 @@ describe('the HTML page', () => {
     expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/i);
     expect(html).not.toMatch(/@import|url\(\s*['"]?https?:/i);
     const data = /<script id="report-data" type="application\/json">(.*?)<\/script>/s.exec(html);
-    expect(JSON.parse(data![1]!).charts).toHaveLength(8);
+    expect(JSON.parse(data![1]!).sections[0].charts).toHaveLength(8);
   });
 
   it('escapes text from the measures', () => {
@@ -209,15 +210,67 @@ describe('karpenter-ts-sim report', () => {
     expect(page).toContain('+20.0%');
   });
 
-  it('refuses files of different scenarios, naming the file and the field', async () => {
+  it('puts files of several scenarios on one page: one table grouped by scenario, each its own charts', async () => {
+    const night = {
+      ...outputOf([], 'night'),
+      scenario: { ...outputOf([], 'night').scenario, durationSeconds: 7200 },
+    };
+    const dir = writeFiles({
+      'sweep/day/a.json': JSON.stringify(outputOf([runOf('karpenter', 'aws', 10, samples)])),
+      'sweep/day/b.json': JSON.stringify(
+        outputOf([runOf('cluster-autoscaler', 'aws', 12, samples)]),
+      ),
+      'sweep/night/a.json': JSON.stringify({
+        ...night,
+        runs: [runOf('karpenter', 'aws', 20, samples)],
+      }),
+      'sweep/night/b.json': JSON.stringify({
+        ...night,
+        runs: [runOf('cluster-autoscaler', 'aws', 15, samples)],
+      }),
+    });
+    const io = memoryIo();
+    const out = join(dir, 'r.html');
+    // A folder stands for the .json files in it and its subfolders (a sweep's output folder).
+    expect(await run(['report', join(dir, 'sweep'), '-o', out], io)).toBe(0);
+    expect(io.stderr).toBe(`karpenter-ts-sim: wrote ${out} (4 runs of 2 scenarios)\n`);
+    const page = readFileSync(out, 'utf8');
+    const bodies = [...page.matchAll(/<tbody data-scenario="([^"]+)">(.*?)<\/tbody>/gs)].map(
+      ([, name, rows]) => [
+        name,
+        [...rows!.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td>/g)].map(
+          ([, a, b]) => `${a} ${b}`,
+        ),
+      ],
+    );
+    expect(bodies).toEqual([
+      ['day', ['day karpenter/aws/r1', 'day cluster-autoscaler/aws/r1']],
+      ['night', ['night karpenter/aws/r1', 'night cluster-autoscaler/aws/r1']],
+    ]);
+    // vs Karpenter compares within a scenario: day +20.0%, night -25.0%.
+    expect(page).toContain('<td>+20.0%</td>');
+    expect(page).toContain('<td>-25.0%</td>');
+    const data = JSON.parse(
+      /<script id="report-data" type="application\/json">(.*?)<\/script>/s.exec(page)![1]!,
+    ) as ReportPage;
+    expect(data.sections.map((s) => [s.scenario, s.durationHours, s.charts[0]!.id])).toEqual([
+      ['day', 1, 'day/cost-rate'],
+      ['night', 2, 'night/cost-rate'],
+    ]);
+    for (const s of data.sections)
+      for (const c of s.charts) expect(page).toContain(`<figure data-chart="${c.id}"`);
+  });
+
+  it('refuses files of one scenario name that do not share its time axis, naming the file and the field', async () => {
+    const other = outputOf([runOf('karpenter', 'azure', 10, samples)]);
     const dir = writeFiles({
       'a.json': JSON.stringify(outputOf([runOf('karpenter', 'aws', 10, samples)])),
-      'b.json': JSON.stringify(outputOf([runOf('karpenter', 'azure', 10, samples)], 'night')),
+      'b.json': JSON.stringify({ ...other, scenario: { ...other.scenario, sampleSeconds: 60 } }),
     });
     const io = memoryIo();
     expect(await run(['report', join(dir, 'a.json'), join(dir, 'b.json')], io)).toBe(1);
     expect(io.stderr).toBe(
-      `karpenter-ts-sim: error: ${join(dir, 'b.json')} scenario.name: "night" differs from "day" in ${join(dir, 'a.json')} (a report shows runs of one scenario)\n`,
+      `karpenter-ts-sim: error: ${join(dir, 'b.json')} scenario.sampleSeconds: 60 differs from 1800 in ${join(dir, 'a.json')} (runs of one scenario share its time axis)\n`,
     );
   });
 

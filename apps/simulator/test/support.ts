@@ -2,9 +2,9 @@
  * Builders for the simulator's specifications: scenario files written to a temporary folder next
  * to the repository's example workloads, and the problems loading them reports.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScenario, ScenarioError, type RunOutput, type TimelineEvent } from '../src/index.js';
 import { runScenario } from '../src/engine/run.js';
@@ -14,10 +14,13 @@ export const EXAMPLES = resolve(fileURLToPath(new URL('../../../examples', impor
 /** Online Boutique's manifests. */
 export const BOUTIQUE = join(EXAMPLES, 'workloads/online-boutique-kubernetes-manifests.yaml');
 
-/** Writes `files` (name → text) to a fresh temporary folder; returns the folder. */
+/** Writes `files` (relative path → text) to a fresh temporary folder; returns the folder. */
 export function writeFiles(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'karpenter-ts-sim-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   return dir;
 }
 

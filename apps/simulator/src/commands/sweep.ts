@@ -2,8 +2,8 @@
  * `karpenter-ts-sim sweep <sweep.yaml> --out DIR`: runs a sweep's cases (scenarios × NodePool
  * variants × clouds × autoscalers) in worker threads, or one shard of them (`--shard i/n`, or an
  * Indexed Job's JOB_COMPLETION_INDEX with `--shards n`), writing one measures file per case under
- * DIR/<scenario>/; the whole sweep also writes DIR/<scenario>/report.html. Shards' folders merge
- * by copying them together, then `karpenter-ts-sim report DIR/<scenario>`.
+ * DIR/<scenario>/; the whole sweep also writes DIR/report.html, every case on one page grouped by
+ * scenario. Shards' folders merge by copying them together, then `karpenter-ts-sim report DIR`.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { UsageError } from '@karpenter-ts/cli';
 import type { Runtime } from '../runtime.js';
 import { reportHtml } from '../report/html.js';
 import { prepareOutputFolder } from './output-paths.js';
-import { mergeOutputs, readOutput } from '../report/read-output.js';
+import { groupOutputs, readOutput } from '../report/read-output.js';
 import { formatSeconds } from '../scenario/durations.js';
 import { parseShard, shardCases, sweepCases } from '../sweep/cases.js';
 import { loadSweep } from '../sweep/load.js';
@@ -83,21 +83,18 @@ export function registerSweep(
           );
         },
       });
-      const scenarios = [...new Set(all.map((c) => caseFile(c).split('/')[0]!))];
       if (shard === undefined) {
-        for (const dir of scenarios) {
-          const files = all
-            .filter((c) => caseFile(c).startsWith(`${dir}/`))
-            .map((c) => join(flags.out, caseFile(c)));
-          const outputs = [];
-          for (const f of files) outputs.push({ file: f, output: await readOutput(f) });
-          const report = join(flags.out, dir, 'report.html');
-          await writeFile(report, reportHtml(mergeOutputs(outputs)));
-          if (!flags.quiet) runtime.io.err(`karpenter-ts-sim: wrote ${report}\n`);
+        const outputs = [];
+        for (const c of all) {
+          const f = join(flags.out, caseFile(c));
+          outputs.push({ file: f, output: await readOutput(f) });
         }
+        const report = join(flags.out, 'report.html');
+        await writeFile(report, reportHtml(groupOutputs(outputs), `sweep ${sweep.name}`));
+        if (!flags.quiet) runtime.io.err(`karpenter-ts-sim: wrote ${report}\n`);
       } else if (!flags.quiet) {
         runtime.io.err(
-          `karpenter-ts-sim: shard done; once every shard's ${flags.out} is gathered in one folder: ${scenarios.map((d) => `karpenter-ts-sim report ${join(flags.out, d)} -o ${join(flags.out, d, 'report.html')}`).join('; ')}\n`,
+          `karpenter-ts-sim: shard done; once every shard's ${flags.out} is gathered in one folder: karpenter-ts-sim report ${flags.out} -o ${join(flags.out, 'report.html')}\n`,
         );
       }
     });

@@ -1,6 +1,7 @@
 /**
- * Reads measures files (`result.json`, format `karpenter-ts-sim/v1`) for the report, and merges
- * several of one scenario (runs written apart, e.g. the shards of a sweep) into one output.
+ * Reads measures files (`result.json`, format `karpenter-ts-sim/v1`) for the report, merges
+ * several of one scenario (runs written apart, e.g. the shards of a sweep) into one output, and
+ * groups the files of several scenarios (a sweep) into one output per scenario.
  */
 import { readFile } from 'node:fs/promises';
 import { CliError } from '@karpenter-ts/cli';
@@ -50,7 +51,7 @@ export function mergeOutputs(
     for (const field of ['name', 'start', 'durationSeconds', 'sampleSeconds'] as const)
       if (o[field] !== s[field])
         throw new CliError(
-          `${file} scenario.${field}: ${JSON.stringify(o[field])} differs from ${JSON.stringify(s[field])} in ${first.file} (a report shows runs of one scenario)`,
+          `${file} scenario.${field}: ${JSON.stringify(o[field])} differs from ${JSON.stringify(s[field])} in ${first.file} (runs of one scenario share its time axis)`,
         );
     for (const run of output.runs) {
       const other = seen.get(run.id);
@@ -60,4 +61,23 @@ export function mergeOutputs(
     }
   }
   return { ...first.output, runs: outputs.flatMap(({ output }) => output.runs) };
+}
+
+/**
+ * The files' runs grouped by scenario name, one merged output per scenario in the order the
+ * scenarios first appear (a sweep of several scenarios: one report section each). Raises
+ * CliError as {@link mergeOutputs} does within a scenario (same name, another start, duration
+ * or sample interval; a run id twice).
+ */
+export function groupOutputs(
+  outputs: readonly { readonly file: string; readonly output: SimulationOutput }[],
+): SimulationOutput[] {
+  if (outputs.length === 0) throw new CliError('no measures file to report');
+  const byName = new Map<string, { file: string; output: SimulationOutput }[]>();
+  for (const o of outputs) {
+    const list = byName.get(o.output.scenario.name) ?? [];
+    list.push(o);
+    byName.set(o.output.scenario.name, list);
+  }
+  return [...byName.values()].map(mergeOutputs);
 }

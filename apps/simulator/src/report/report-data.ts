@@ -9,6 +9,9 @@
  * bound in each sample window, no point where none was bound); requested ÷ allocatable cpu and
  * memory per run (percent, no point while nothing is allocatable); and the disruption timeline
  * (disruptions by reason, spot interruptions, failed launches, node failures), one row per run.
+ *
+ * A page of several scenarios (a sweep) holds one {@link ReportData} section per scenario, each
+ * on its own time axis, its chart ids starting with the scenario name (`day/cost-rate`).
  */
 import type { RunOutput, SimulationOutput, TimelineEvent } from '../measures/format.js';
 
@@ -64,9 +67,11 @@ export interface ReportEventChart {
 /** Any chart of the report. */
 export type ReportChart = ReportLineChart | ReportEventChart;
 
-/** Everything the page shows. */
+/** What the page shows of one scenario. */
 export interface ReportData {
   readonly title: string;
+  /** The scenario's name. */
+  readonly scenario: string;
   /** Time 0 as an ISO 8601 UTC time (the charts label hours with the clock time). */
   readonly start: string;
   /** The scenario's length in hours (every chart's time axis spans it). */
@@ -82,10 +87,34 @@ export const TIMELINE_EVENT_TYPES = [
   'node-failure',
 ] as const satisfies readonly TimelineEvent['type'][];
 
-/** See the module comment. `output` may hold runs of several autoscalers and clouds. */
-export function reportData(output: SimulationOutput): ReportData {
+/** Everything the page shows: one section per scenario. */
+export interface ReportPage {
+  readonly title: string;
+  readonly sections: readonly ReportData[];
+}
+
+/**
+ * The page for `outputs`, one per scenario (names must differ): a single scenario's section
+ * keeps the plain chart ids (`cost-rate`), several prefix them with the scenario name
+ * (`day/cost-rate`) so every id on the page is unique.
+ */
+export function reportPage(outputs: readonly SimulationOutput[], title?: string): ReportPage {
+  const names = outputs.map((o) => o.scenario.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) throw new Error(`scenario ${twice} is given twice (group it first)`);
+  const sections = outputs.map((o) =>
+    reportData(o, outputs.length === 1 ? '' : `${o.scenario.name}/`),
+  );
+  return { title: title ?? sections.map((s) => s.title).join('; '), sections };
+}
+
+/**
+ * See the module comment. `output` may hold runs of several autoscalers and clouds; `idPrefix`
+ * starts every chart id (a page of several scenarios).
+ */
+export function reportData(output: SimulationOutput, idPrefix = ''): ReportData {
   const runs = output.runs;
-  const charts: ReportChart[] = [
+  const unprefixed: ReportChart[] = [
     perRun('cost-rate', 'Cost rate', 'USD/hour', runs, (s) => s.usdPerHour, { stepped: true }),
     perRun('cost-spent', 'USD spent since time 0', 'USD', runs, (s) => s.usdSpent),
     ...runs.map((run, i) => nodesChart(run, i)),
@@ -99,8 +128,10 @@ export function reportData(output: SimulationOutput): ReportData {
     ),
     eventsChart(runs),
   ];
+  const charts = unprefixed.map((c) => ({ ...c, id: `${idPrefix}${c.id}` }));
   return {
     title: `${output.scenario.name}: ${runs.map((r) => r.id).join(', ')}`,
+    scenario: output.scenario.name,
     start: output.scenario.start,
     durationHours: hours(output.scenario.durationSeconds),
     charts,
