@@ -140,7 +140,9 @@ export async function startOperator(
   const azureSettings: AzureSettings | undefined =
     options.provider === 'azure' ? readAzureSettings(env.env ?? process.env) : undefined;
   const awsSettings: AwsSettings | undefined =
-    options.provider === 'aws' ? readAwsSettings(env.env ?? process.env) : undefined;
+    options.provider === 'aws'
+      ? readAwsSettings(env.env ?? process.env, { interruptionQueue: options.interruptionQueue })
+      : undefined;
   const metrics = new OperatorMetrics({
     version: env.version,
     commit: env.version,
@@ -266,7 +268,7 @@ export async function startOperator(
       azureSettings !== undefined
         ? azureWiring(options, azureSettings, c, logger, env, cleanups)
         : awsSettings !== undefined
-          ? awsWiring(options, awsSettings, c, logger)
+          ? awsWiring(options, awsSettings, c, logger, metrics)
           : simWiring(options, c, logger);
     const managerOptions: ManagerOptions = {
       client,
@@ -464,6 +466,7 @@ function awsWiring(
   settings: AwsSettings,
   cluster: ClusterRuntime,
   logger: Logger,
+  metrics: OperatorMetrics,
 ): ProviderWiring {
   const wired = wireAwsProvider({
     settings,
@@ -472,6 +475,7 @@ function awsWiring(
     request: cluster.request,
     clock: systemClock,
     logger: componentLogger(logger, 'aws'),
+    interruptionMetrics: metrics.interruptionMetrics(),
   });
   return {
     cloudProvider: wired.cloudProvider,

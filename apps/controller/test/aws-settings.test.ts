@@ -26,6 +26,20 @@ describe('readAwsSettings', () => {
     ).toBe('us-east-1');
   });
 
+  it('takes --interruption-queue as a queue name or a queue URL', () => {
+    const env = { AWS_REGION: 'us-west-2', CLUSTER_ENDPOINT: 'https://x' };
+    expect(readAwsSettings(env, { interruptionQueue: 'eks-1_interruptions' })).toMatchObject({
+      interruptionQueue: 'eks-1_interruptions',
+    });
+    const url = 'https://sqs.us-west-2.amazonaws.com/123456789012/eks-1';
+    expect(readAwsSettings(env, { interruptionQueue: url }).interruptionQueue).toBe(url);
+    expect(readAwsSettings(env, { interruptionQueue: '' })).not.toHaveProperty('interruptionQueue');
+    for (const bad of ['has space', 'x'.repeat(81), 'https://sqs.example.com/eks-1'])
+      expect(() => readAwsSettings(env, { interruptionQueue: bad })).toThrow(
+        `--interruption-queue (INTERRUPTION_QUEUE) must be an SQS queue name (1-80 letters, digits, - and _, optionally .fifo) or a queue URL https://<host>/<account>/<name>, got ${JSON.stringify(bad)}`,
+      );
+  });
+
   it('names every missing or malformed variable in one error', () => {
     expect(() => readAwsSettings({})).toThrow(
       '--provider aws: AWS_REGION (or AWS_DEFAULT_REGION) is required; CLUSTER_ENDPOINT is required (the API server URL nodes join)',

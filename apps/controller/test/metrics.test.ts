@@ -27,6 +27,9 @@ describe('operator metrics', () => {
         'karpenter_cloudprovider_errors_total counter',
         'karpenter_cluster_state_node_count gauge',
         'karpenter_cluster_state_synced gauge',
+        'karpenter_interruption_deleted_messages_total counter',
+        'karpenter_interruption_message_queue_duration_seconds histogram',
+        'karpenter_interruption_received_messages_total counter',
         'karpenter_nodeclaims_created_total counter',
         'karpenter_nodeclaims_terminated_total counter',
         'karpenter_nodeclaims_disrupted_total counter',
@@ -85,6 +88,42 @@ describe('operator metrics', () => {
     );
     expect(body).toContain(
       'karpenter_nodes_terminated_total{nodepool="default",zone="test-zone-a"} 1',
+    );
+  });
+
+  it('counts interruption messages by type, deletions, time on the queue and the node claims they disrupted', async () => {
+    const metrics = new OperatorMetrics({ version: '1', commit: '1' });
+    const interruption = metrics.interruptionMetrics();
+    const claim: NodeClaim = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name: 'a', labels },
+      spec: { requirements: [], nodeClassRef: { group: 'g', kind: 'k', name: 'n' } },
+    };
+    interruption.messageReceived('spot_interrupted');
+    interruption.messageReceived('spot_interrupted');
+    interruption.messageReceived('malformed');
+    interruption.messageDeleted();
+    interruption.messageDeleted();
+    interruption.messageDeleted();
+    interruption.messageQueueDuration(3);
+    interruption.nodeClaimDisrupted(claim, 'spot_interrupted');
+    const { body } = await metrics.exposition();
+    expect(body).toContain(
+      'karpenter_interruption_received_messages_total{message_type="spot_interrupted"} 2',
+    );
+    expect(body).toContain(
+      'karpenter_interruption_received_messages_total{message_type="malformed"} 1',
+    );
+    expect(body).toContain('karpenter_interruption_deleted_messages_total 3');
+    expect(body).toContain(
+      'karpenter_interruption_message_queue_duration_seconds_bucket{le="5"} 1',
+    );
+    expect(body).toContain(
+      'karpenter_interruption_message_queue_duration_seconds_bucket{le="2.5"} 0',
+    );
+    expect(body).toContain(
+      'karpenter_nodeclaims_disrupted_total{reason="spot_interrupted",nodepool="default",capacity_type="spot",consolidation_policy="",termination_mode="graceful"} 1',
     );
   });
 

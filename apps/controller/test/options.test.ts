@@ -52,6 +52,7 @@ describe('operator options', () => {
       featureGates: FeatureGateDefaults,
       simStateDir: '',
       simCreateDelay: 0,
+      interruptionQueue: '',
     });
   });
 
@@ -150,6 +151,18 @@ describe('operator options', () => {
   it('requires a cluster name for the real clouds', () => {
     expect(fail(['--provider', 'azure'])).toContain('--cluster-name (CLUSTER_NAME) is required');
     expect(run(['--provider', 'azure', '--cluster-name', 'aks-1']).provider).toBe('azure');
+  });
+
+  it('takes the interruption queue for --provider aws from the flag or INTERRUPTION_QUEUE', () => {
+    const aws = ['--provider', 'aws', '--cluster-name', 'eks-1'];
+    expect(run([...aws, '--interruption-queue', 'eks-1-interruptions']).interruptionQueue).toBe(
+      'eks-1-interruptions',
+    );
+    expect(run(aws, { INTERRUPTION_QUEUE: ' q1 ' }).interruptionQueue).toBe('q1');
+    expect(run(aws).interruptionQueue).toBe('');
+    expect(fail(['--interruption-queue', 'q1'])).toContain(
+      '--interruption-queue (INTERRUPTION_QUEUE) is for --provider aws, not --provider sim',
+    );
   });
 
   it('says in --help which providers are wired', () => {

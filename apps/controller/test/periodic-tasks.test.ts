@@ -107,6 +107,30 @@ describe('periodic tasks', () => {
     expect(runs).toBe(1);
   });
 
+  it('tell each task to stop, so a run blocked in a long wait returns', async () => {
+    vi.useFakeTimers();
+    let abort!: () => void;
+    let stopped = 0;
+    const ended: string[] = [];
+    const task: PeriodicTask = {
+      name: 'aws.interruption',
+      intervalSeconds: 1,
+      run: () =>
+        new Promise<void>((r) => (abort = r)).then(() => void ended.push('returned at stop')),
+      stop: () => {
+        stopped += 1;
+        abort();
+      },
+    };
+    const stop = startPeriodicTasks([task], recordingLogger());
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(ended).toEqual([]);
+    stop();
+    await flush();
+    expect(stopped).toBe(1);
+    expect(ended).toEqual(['returned at stop']);
+  });
+
   it('the manager runs each periodic task as soon as it starts, not one interval later', async () => {
     const clock = new ManualClock();
     const client = new MemoryKubeClient({ clock });

@@ -30,4 +30,9 @@ export interface PeriodicTask {
   readonly intervalSeconds: number;
   /** One run; what it resolves with is for tests and logs. A rejection is logged, never fatal. */
   run(): Promise<unknown>;
+  /**
+   * Called once when the runner stops, so a run blocked in a long wait (the AWS interruption
+   * queue's 20-second receive) returns at once instead of outliving the manager.
+   */
+  stop?(): void;
 }

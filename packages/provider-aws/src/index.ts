@@ -26,3 +26,7 @@ export * from './nodeclass/resource.js';
 export * from './controllers/nodeclass/status/kubernetes-version.js';
 export * from './controllers/launchtemplate/garbagecollection/controller.js';
 export * from './controllers/pricing/controller.js';
+export * from './controllers/interruption/messages.js';
+export * from './controllers/interruption/queue.js';
+export * from './controllers/interruption/events.js';
+export * from './controllers/interruption/controller.js';

@@ -1,10 +1,11 @@
 /**
- * A local AWS for tests: moto's server (EC2, SSM, IAM, ...) behind a thin layer that fills the
+ * A local AWS for tests: moto's server (EC2, SSM, IAM, SQS, ...) behind a thin layer that fills the
  * gaps the AWS provider meets (README). Clients are the real `@aws-sdk/*` ones, pointed at `url`.
  */
 import type { Server } from 'node:http';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { Faults } from './faults.js';
 import type { FleetLaunch } from './create-fleet.js';
@@ -55,7 +56,12 @@ export interface AwsEmulator {
   /** Every request the layer saw (service and action), in order. */
   readonly requests: readonly RecordedRequest[];
   /** SDK clients pointed at `url`, for tests to look at and change the account. */
-  readonly clients: { readonly ec2: EC2Client; readonly ssm: SSMClient; readonly iam: IAMClient };
+  readonly clients: {
+    readonly ec2: EC2Client;
+    readonly ssm: SSMClient;
+    readonly iam: IAMClient;
+    readonly sqs: SQSClient;
+  };
   /** The config every SDK client takes to talk to the emulator. */
   clientConfig(): {
     endpoint: string;
@@ -93,7 +99,12 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
   let server: Server | undefined;
   try {
     const seed = await seedAccount(
-      { ec2: motoEc2, ssm: motoSsm, iam: new IAMClient(direct(moto.url)) },
+      {
+        ec2: motoEc2,
+        ssm: motoSsm,
+        iam: new IAMClient(direct(moto.url)),
+        sqs: new SQSClient(direct(moto.url)),
+      },
       {
         region,
         clusterName,
@@ -118,6 +129,7 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
       ec2: new EC2Client(config()),
       ssm: new SSMClient(config()),
       iam: new IAMClient(config()),
+      sqs: new SQSClient(config()),
     };
     return {
       url: proxy.url,

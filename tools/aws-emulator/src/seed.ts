@@ -1,8 +1,8 @@
 /**
  * The account a test starts from: one VPC, subnets tagged for Karpenter discovery in three zones
  * (and one untagged), security groups, the SSM parameters the `al2023@latest` and
- * `bottlerocket@latest` aliases read, and the node IAM role. Written through the real SDK
- * clients against moto.
+ * `bottlerocket@latest` aliases read, the node IAM role and the interruption queue (SQS). Written
+ * through the real SDK clients against moto.
  */
 import {
   CreateSecurityGroupCommand,
@@ -12,6 +12,7 @@ import {
   type EC2Client,
 } from '@aws-sdk/client-ec2';
 import { CreateRoleCommand, type IAMClient } from '@aws-sdk/client-iam';
+import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { PutParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { PublicParameterPrefix } from './proxy.js';
 
@@ -31,6 +32,12 @@ export interface Seed {
   readonly clusterSecurityGroupId: string;
   /** `KarpenterNodeRole-<cluster>`. */
   readonly roleName: string;
+  /**
+   * The SQS queue named for the cluster, with a 300 s message retention, as upstream's
+   * CloudFormation creates it for `--interruption-queue`. Its URL names moto's own port: give
+   * clients the emulator's `url` as their endpoint (the SDK then sends there, not to the URL).
+   */
+  readonly interruptionQueue: { readonly name: string; readonly url: string };
   /** Image IDs of the shipped AMI table (data/amis.json), by purpose. */
   readonly amis: {
     readonly al2023X86: string;
@@ -63,7 +70,7 @@ const amis = {
 
 /** Writes {@link Seed}'s resources into a fresh moto through `clients` (pointed at moto itself). */
 export async function seedAccount(
-  clients: { ec2: EC2Client; ssm: SSMClient; iam: IAMClient },
+  clients: { ec2: EC2Client; ssm: SSMClient; iam: IAMClient; sqs: SQSClient },
   options: SeedOptions,
 ): Promise<Seed> {
   const { region, clusterName } = options;
@@ -159,6 +166,12 @@ export async function seedAccount(
       }),
     }),
   );
+  const queue = await clients.sqs.send(
+    new CreateQueueCommand({
+      QueueName: clusterName,
+      Attributes: { MessageRetentionPeriod: '300' },
+    }),
+  );
   return {
     region,
     clusterName,
@@ -169,6 +182,7 @@ export async function seedAccount(
     nodeSecurityGroupId: node.GroupId ?? '',
     clusterSecurityGroupId: cluster.GroupId ?? '',
     roleName,
+    interruptionQueue: { name: clusterName, url: queue.QueueUrl ?? '' },
     amis,
   };
 }

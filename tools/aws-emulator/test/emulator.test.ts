@@ -15,6 +15,12 @@ import {
 } from '@aws-sdk/client-ec2';
 import { GetParameterCommand, GetParametersCommand } from '@aws-sdk/client-ssm';
 import { CreateInstanceProfileCommand, GetRoleCommand } from '@aws-sdk/client-iam';
+import {
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+} from '@aws-sdk/client-sqs';
 import { startAwsEmulator, type AwsEmulator } from '../src/index.js';
 
 let aws: AwsEmulator;
@@ -157,6 +163,24 @@ describe('seed', () => {
         new GetParameterCommand({ Name: '/aws/service/eks/optimized-ami/1.99/nope' }),
       ),
     ).rejects.toMatchObject({ name: 'ParameterNotFound' });
+  });
+});
+
+describe('interruption queue', () => {
+  it('is seeded under the cluster name with 300 s retention and carries messages through the layer', async () => {
+    const { sqs } = aws.clients;
+    const url = (await sqs.send(new GetQueueUrlCommand({ QueueName: 'emu' }))).QueueUrl;
+    expect(url).toBe(aws.seed.interruptionQueue.url);
+    const attrs = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['MessageRetentionPeriod'] }),
+    );
+    expect(attrs.Attributes?.MessageRetentionPeriod).toBe('300');
+    await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: '{"version":"0"}' }));
+    const out = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 1, MaxNumberOfMessages: 10 }),
+    );
+    expect(out.Messages?.map((m) => m.Body)).toEqual(['{"version":"0"}']);
+    expect(aws.requests.map((r) => `${r.service}:${r.action}`)).toContain('sqs:ReceiveMessage');
   });
 });
 

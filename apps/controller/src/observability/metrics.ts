@@ -3,7 +3,9 @@
  * what this operator does today: node claims and nodes created and terminated, pod state,
  * scheduling duration and unschedulable pods, cluster state sync and size, cloud provider
  * call durations and errors, and voluntary disruption (decisions, eligible nodes, allowed
- * disruptions per NodePool, disrupted node claims, failed validations, queue failures). Label names follow upstream so dashboards carry over.
+ * disruptions per NodePool, disrupted node claims, failed validations, queue failures), and the
+ * AWS interruption queue (received and deleted messages, time on the queue). Label names follow
+ * upstream so dashboards carry over.
  *
  * Differences from upstream: `karpenter_build_info`'s `goversion` label holds the Node.js
  * version; created/terminated counters are fed from the leader's watch events (upstream
@@ -11,6 +13,7 @@
  */
 import type { Node, NodeClaim, Pod } from '@karpenter-ts/api';
 import { consolidationType, decision, type Command } from '@karpenter-ts/controllers';
+import type { InterruptionMetrics } from '@karpenter-ts/provider-aws';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Upstream's duration buckets for controller and cloud-provider latencies, seconds. */
@@ -61,6 +64,15 @@ export class OperatorMetrics {
   readonly nodeClaimsUnhealthyDisrupted: Counter<
     'condition' | 'nodepool' | 'capacity_type' | 'image_id'
   >;
+  /**
+   * AWS interruption queue messages received, by upstream's `message_type` (`spot_interrupted`,
+   * `rebalance_recommendation`, `scheduled_change`, `instance_stopped`, `instance_terminated`,
+   * `no_op`; `malformed` for a body that did not parse, which upstream does not count).
+   */
+  readonly interruptionReceivedMessages: Counter<'message_type'>;
+  readonly interruptionDeletedMessages: Counter;
+  /** Seconds from an interruption event's time until the controller handled it. */
+  readonly interruptionMessageQueueDuration: Histogram;
   /** client-go's leader election gauge: 1 while this replica holds the Lease `name`, else 0. */
   readonly leaderElectionStatus: Gauge<'name'>;
   #source: MetricsSource | undefined;
@@ -203,6 +215,23 @@ export class OperatorMetrics {
       labelNames: ['condition', 'nodepool', 'capacity_type', 'image_id'],
       registers,
     });
+    this.interruptionReceivedMessages = new Counter({
+      name: 'karpenter_interruption_received_messages_total',
+      help: 'Count of messages received from the SQS queue. Broken down by message type and whether the message was actionable.',
+      labelNames: ['message_type'],
+      registers,
+    });
+    this.interruptionDeletedMessages = new Counter({
+      name: 'karpenter_interruption_deleted_messages_total',
+      help: 'Count of messages deleted from the SQS queue.',
+      registers,
+    });
+    this.interruptionMessageQueueDuration = new Histogram({
+      name: 'karpenter_interruption_message_queue_duration_seconds',
+      help: 'Amount of time an interruption message is on the queue before it is processed by karpenter.',
+      buckets: [...DurationBuckets],
+      registers,
+    });
     this.leaderElectionStatus = new Gauge({
       name: 'leader_election_master_status',
       help: '1 while this replica holds the leader election Lease named by the label, 0 while it waits.',
@@ -339,6 +368,25 @@ export class OperatorMetrics {
       capacity_type: labels[CapacityTypeLabel] ?? '',
       image_id: nodeClaim.status?.imageID ?? '',
     });
+  }
+
+  /**
+   * The interruption controller's metrics: its counts, and a NodeClaim it deleted as disrupted
+   * with the message kind as the reason (upstream), `graceful` unless the NodeClaim sets a
+   * termination grace period (`eventual`).
+   */
+  interruptionMetrics(): InterruptionMetrics {
+    return {
+      messageReceived: (type) => this.interruptionReceivedMessages.inc({ message_type: type }),
+      messageDeleted: () => this.interruptionDeletedMessages.inc(),
+      messageQueueDuration: (seconds) => this.interruptionMessageQueueDuration.observe(seconds),
+      nodeClaimDisrupted: (nodeClaim, kind) =>
+        this.nodeClaimDisrupted(
+          nodeClaim,
+          kind,
+          nodeClaim.spec.terminationGracePeriod !== undefined ? 'eventual' : 'graceful',
+        ),
+    };
   }
 
   /** Counts a NodeClaim that went away (its finalizer was removed). */

@@ -75,6 +75,12 @@ export interface OperatorOptions {
    * running (a slow cloud API; fault tests kill the controller inside this window).
    */
   readonly simCreateDelay: number;
+  /**
+   * `--provider aws`: the SQS queue (a name, or a queue URL) EventBridge puts spot interruption,
+   * rebalance, AWS Health and instance state-change messages on; empty = no interruption
+   * handling, as upstream.
+   */
+  readonly interruptionQueue: string;
 }
 
 /** What {@link parseOptions} decided: run with options, or exit (help, version, bad input). */
@@ -374,6 +380,13 @@ export function buildOptionsProgram(version: string): Command {
         .argParser(delay)
         .default(0, '0s'),
     )
+    .addOption(
+      option(
+        '--interruption-queue <name-or-url>',
+        'aws provider: SQS queue (name or URL) of interruption events; empty = no interruption handling',
+        'INTERRUPTION_QUEUE',
+      ).default(''),
+    )
     .exitOverride()
     .allowExcessArguments(false);
 }
@@ -438,6 +451,7 @@ export function parseOptions(
     featureGates: o['featureGates'] as FeatureGates,
     simStateDir: o['simStateDir'] as string,
     simCreateDelay: o['simCreateDelay'] as number,
+    interruptionQueue: (o['interruptionQueue'] as string).trim(),
   };
   const problem = crossCheck(options);
   if (problem !== undefined) return { kind: 'exit', code: 2, output: fatalErrorLine(problem) };
@@ -450,6 +464,9 @@ function crossCheck(o: OperatorOptions): string | undefined {
   }
   if (o.provider !== 'sim' && o.clusterName === '') {
     return `--cluster-name (CLUSTER_NAME) is required for --provider ${o.provider}`;
+  }
+  if (o.interruptionQueue !== '' && o.provider !== 'aws') {
+    return `--interruption-queue (INTERRUPTION_QUEUE) is for --provider aws, not --provider ${o.provider}`;
   }
   return undefined;
 }

@@ -2,20 +2,26 @@
  * `--provider aws`, wiring only: the {@link AwsCloudProvider} of `@karpenter-ts/provider-aws`
  * built from the operator options and the environment ({@link readAwsSettings}), talking to EC2,
  * SSM and IAM through the AWS SDK, and the provider package's own controllers (the EC2NodeClass
- * status controller, launch template garbage collection, the spot price refresh) handed to the manager with the AWS
- * well-known labels. Orphan instances are collected by the core garbage collection over `list()`.
+ * status controller, launch template garbage collection, the spot price refresh, and with
+ * `--interruption-queue` the interruption controller polling SQS) handed to the manager with the
+ * AWS well-known labels. Orphan instances are collected by the core garbage collection over
+ * `list()`.
  */
 import {
   AwsCloudProvider,
   AwsWellKnownLabels,
   EC2NodeClassResource,
+  InterruptionController,
+  SqsInterruptionQueue,
   apiServerMinorVersion,
   awsLaunchTemplateGarbageCollectionTask,
   awsSpotPriceRefreshTask,
   createAwsClients,
+  createSqsClient,
   ec2NodeClassStatusController,
   type AwsProviderLogger,
   type EC2NodeClass,
+  type InterruptionMetrics,
 } from '@karpenter-ts/provider-aws';
 import type { Clock, KubeClient, ReconcileResult } from '@karpenter-ts/controllers';
 import type { Logger } from '../observability/logger.js';
@@ -31,6 +37,8 @@ export interface AwsWiring {
   readonly extraWellKnownLabels: readonly string[];
   readonly nodeClassReconciler: (name: string) => Promise<ReconcileResult>;
   readonly periodic: readonly PeriodicTask[];
+  /** The interruption controller, when `--interruption-queue` is set (its task is in `periodic`). */
+  readonly interruption?: InterruptionController;
 }
 
 /** Inputs of {@link wireAwsProvider}. */
@@ -42,6 +50,8 @@ export interface AwsWiringInputs {
   readonly request: RawRequest;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Where the interruption controller's counts go (the operator's Prometheus metrics). */
+  readonly interruptionMetrics?: InterruptionMetrics;
 }
 
 /** Builds the provider and its controllers. Logs the settings. */
@@ -75,13 +85,37 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
     clock: inputs.clock,
     logger: providerLogger,
   });
+  const periodic: PeriodicTask[] = [
+    awsLaunchTemplateGarbageCollectionTask(cloudProvider),
+    awsSpotPriceRefreshTask(cloudProvider),
+  ];
+  let interruption: InterruptionController | undefined;
+  if (s.interruptionQueue !== undefined) {
+    interruption = new InterruptionController({
+      client,
+      queue: new SqsInterruptionQueue({
+        sqs: createSqsClient({
+          region: s.region,
+          ...(s.endpoint !== undefined ? { endpoint: s.endpoint } : {}),
+        }),
+        queue: s.interruptionQueue,
+      }),
+      unavailableOfferings: cloudProvider.unavailableOfferings,
+      clock: inputs.clock,
+      logger: {
+        info: (message, fields) => logger.info(fields ?? {}, message),
+        error: (message, fields) => logger.error(fields ?? {}, message),
+      },
+      ...(inputs.interruptionMetrics !== undefined ? { metrics: inputs.interruptionMetrics } : {}),
+    });
+    periodic.push(interruption.task());
+    logger.info({ queue: s.interruptionQueue }, 'watching the interruption queue');
+  }
   return {
     cloudProvider,
     extraWellKnownLabels: [...AwsWellKnownLabels],
-    periodic: [
-      awsLaunchTemplateGarbageCollectionTask(cloudProvider),
-      awsSpotPriceRefreshTask(cloudProvider),
-    ],
+    periodic,
+    ...(interruption !== undefined ? { interruption } : {}),
     nodeClassReconciler: ec2NodeClassStatusController({
       client,
       clock: inputs.clock,

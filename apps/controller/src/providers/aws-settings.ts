@@ -3,7 +3,7 @@
  * `aws/karpenter-provider-aws`'s names (`CLUSTER_ENDPOINT`, `CLUSTER_CA_BUNDLE`,
  * `VM_MEMORY_OVERHEAD_PERCENT`, `RESERVED_ENIS`) and the AWS SDK's (`AWS_REGION`,
  * `AWS_ENDPOINT_URL`; credentials come from the SDK's default chain: IRSA, Pod Identity, or the
- * `AWS_ACCESS_KEY_ID` variables). `CLUSTER_ENDPOINT` is required: upstream discovers it with
+ * `AWS_ACCESS_KEY_ID` variables), plus the operator flag `--interruption-queue`. `CLUSTER_ENDPOINT` is required: upstream discovers it with
  * DescribeCluster when unset, which this operator does not call.
  */
 
@@ -18,15 +18,37 @@ export interface AwsSettings {
   readonly endpoint?: string;
   readonly vmMemoryOverheadPercent?: number;
   readonly reservedENIs?: number;
+  /**
+   * `--interruption-queue` (`INTERRUPTION_QUEUE`): the SQS queue name, or its URL, that the
+   * interruption controller polls; absent = no interruption controller (as upstream).
+   */
+  readonly interruptionQueue?: string;
+}
+
+/** Operator flags the AWS settings take besides the environment. */
+export interface AwsSettingsFlags {
+  /** `--interruption-queue`, trimmed; empty = none. */
+  readonly interruptionQueue?: string;
+}
+
+/** An SQS queue name: 1-80 letters, digits, `-` and `_`, with `.fifo` for a FIFO queue. */
+const QueueName = /^[A-Za-z0-9_-]{1,80}(\.fifo)?$/;
+/** An SQS queue URL: `http(s)://<host>/<12-digit account>/<queue name>`. */
+const QueueUrl = /^https?:\/\/[^/\s]+\/\d{12}\/[A-Za-z0-9_-]{1,80}(\.fifo)?$/;
+
+/** Whether `value` is an SQS queue name or queue URL (what `--interruption-queue` takes). */
+export function isInterruptionQueue(value: string): boolean {
+  return QueueName.test(value) || QueueUrl.test(value);
 }
 
 /**
  * Reads the settings from `env`. Raises Error naming every missing or malformed variable at once:
  * `AWS_REGION` missing or not a region name, `CLUSTER_ENDPOINT` missing or not an `https://` URL,
  * `AWS_ENDPOINT_URL` not an `http(s)://` URL, `VM_MEMORY_OVERHEAD_PERCENT` outside [0, 1),
- * `RESERVED_ENIS` not a non-negative integer.
+ * `RESERVED_ENIS` not a non-negative integer, `--interruption-queue` neither an SQS queue name
+ * (1-80 of `A-Za-z0-9_-`, optionally `.fifo`) nor a queue URL (`https://<host>/<account>/<name>`).
  */
-export function readAwsSettings(env: NodeJS.ProcessEnv): AwsSettings {
+export function readAwsSettings(env: NodeJS.ProcessEnv, flags: AwsSettingsFlags = {}): AwsSettings {
   const problems: string[] = [];
   const get = (name: string): string => (env[name] ?? '').trim();
   const region = get('AWS_REGION') || get('AWS_DEFAULT_REGION');
@@ -57,6 +79,11 @@ export function readAwsSettings(env: NodeJS.ProcessEnv): AwsSettings {
   const enisValue = enis === '' ? undefined : Number(enis);
   if (enisValue !== undefined && !(Number.isInteger(enisValue) && enisValue >= 0))
     problems.push(`RESERVED_ENIS must be a non-negative integer, got ${JSON.stringify(enis)}`);
+  const queue = (flags.interruptionQueue ?? '').trim();
+  if (queue !== '' && !isInterruptionQueue(queue))
+    problems.push(
+      `--interruption-queue (INTERRUPTION_QUEUE) must be an SQS queue name (1-80 letters, digits, - and _, optionally .fifo) or a queue URL https://<host>/<account>/<name>, got ${JSON.stringify(queue)}`,
+    );
   if (problems.length > 0) throw new Error(`--provider aws: ${problems.join('; ')}`);
   const ca = get('CLUSTER_CA_BUNDLE');
   return {
@@ -66,6 +93,7 @@ export function readAwsSettings(env: NodeJS.ProcessEnv): AwsSettings {
     ...(endpoint !== '' ? { endpoint } : {}),
     ...(overheadValue !== undefined ? { vmMemoryOverheadPercent: overheadValue } : {}),
     ...(enisValue !== undefined ? { reservedENIs: enisValue } : {}),
+    ...(queue !== '' ? { interruptionQueue: queue } : {}),
   };
 }
 

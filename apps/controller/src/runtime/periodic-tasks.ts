@@ -18,7 +18,8 @@ export interface PeriodicTaskLogger {
 
 /**
  * Starts every task now (first run at once, the rest on its interval) and returns the function
- * that stops them: no tick fires after it; a run already in progress finishes on its own.
+ * that stops them: no tick fires after it, each task's `stop` is called (a long wait returns),
+ * and a run already in progress otherwise finishes on its own.
  */
 export function startPeriodicTasks(
   tasks: readonly PeriodicTask[],
@@ -48,5 +49,6 @@ export function startPeriodicTasks(
   return () => {
     stopped = true;
     for (const t of timers) clearInterval(t);
+    for (const task of tasks) task.stop?.();
   };
 }

@@ -5,6 +5,7 @@
  */
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { IAMClient } from '@aws-sdk/client-iam';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 
 /** The provider's clients. */
@@ -26,13 +27,26 @@ export interface AwsClientOptions {
   readonly maxAttempts?: number;
 }
 
-/** Builds the EC2, SSM and IAM clients for `options.region`. */
-export function createAwsClients(options: AwsClientOptions): AwsClients {
-  const config = {
+function clientConfig(options: AwsClientOptions) {
+  return {
     region: options.region,
     maxAttempts: options.maxAttempts ?? 3,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   };
+}
+
+/** Builds the EC2, SSM and IAM clients for `options.region`. */
+export function createAwsClients(options: AwsClientOptions): AwsClients {
+  const config = clientConfig(options);
   return { ec2: new EC2Client(config), ssm: new SSMClient(config), iam: new IAMClient(config) };
+}
+
+/**
+ * Builds the SQS client of the interruption queue (only made when `--interruption-queue` is
+ * set). With `endpoint` every call goes there; without it the SDK sends each call to the host of
+ * the queue URL, as the AWS SDKs do.
+ */
+export function createSqsClient(options: AwsClientOptions): SQSClient {
+  return new SQSClient(clientConfig(options));
 }
