@@ -2,7 +2,10 @@
  * The Cluster Autoscaler baseline in the engine, on the same scenario machinery as Karpenter:
  * scale-up within a scan interval, scale-down only after 10 minutes unneeded and 10 minutes
  * after the last scale-up, a node group backed off after the cloud refuses a launch, a spot
- * interruption drained and replaced, and the same seed giving the same run.
+ * interruption drained and replaced, an unready node removed after 20 minutes unneeded
+ * (`--scale-down-unready-time`), a machine whose Node does not register within 15 minutes
+ * deleted and its group backed off (`--max-node-provision-time`), and the same seed giving the
+ * same run.
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario, type RunOutput } from '../src/index.js';
@@ -12,7 +15,7 @@ import { awsNodePool, eventsOf, scenarioYaml, writeScenario } from './support.js
 
 async function runCa(
   events: string,
-  o: { duration?: string; ca?: string; pool?: string } = {},
+  o: { duration?: string; ca?: string; pool?: string; extra?: string } = {},
 ): Promise<RunOutput> {
   const path = writeScenario(
     scenarioYaml(
@@ -20,6 +23,7 @@ async function runCa(
   - {cloud: aws, region: us-east-1, manifests: [pools.yaml]}
 autoscalers: [cluster-autoscaler]
 clusterAutoscaler: ${o.ca ?? '{expander: least-waste}'}
+${o.extra ?? ''}
 events:
 ${events}`,
       { duration: o.duration ?? '1h' },
@@ -122,6 +126,69 @@ describe('the Cluster Autoscaler baseline', () => {
     expect(replacement).toBeDefined();
     expect(replacement!.t - interruption!.t).toBeLessThanOrEqual(12);
     expect(run.summary.pendingPods.final).toBe(0);
+  });
+
+  it('removes a failed (unready) node once it has been unneeded for 20 minutes, not after the 10 of a Ready one', async () => {
+    const run = await runCa(
+      `  - {type: replicas, at: 0s, workload: frontend, replicas: 6}
+  - {type: nodeFailure, at: 30m}
+`,
+      { duration: '1h30m' },
+    );
+    const [failure] = eventsOf(run, 'node-failure');
+    expect(failure).toBeDefined();
+    const removal = eventsOf(run, 'disruption').find((d) => d.nodes.includes(failure!.node));
+    expect(removal?.reason).toBe('Unready');
+    // Unneeded from the failure at the earliest (its pods fit elsewhere), or from the eviction of
+    // its pods 300 s later; removed 20 minutes after that, within a scan interval or two.
+    expect(removal!.t).toBeGreaterThanOrEqual(failure!.t + 1200);
+    expect(removal!.t).toBeLessThanOrEqual(failure!.t + 300 + 1200 + 20);
+    const gone = eventsOf(run, 'node-terminated').find((e) => e.node === failure!.node);
+    expect(gone).toBeDefined();
+    expect(gone!.t - removal!.t).toBeLessThanOrEqual(2);
+    expect(run.summary.counters.disruptions.Unready).toBe(1);
+    expect(run.summary.pendingPods.final).toBe(0);
+  });
+
+  it('deletes a machine whose Node has not registered 15 minutes after its launch, and backs its group off', async () => {
+    // Nodes take 20 minutes to register on this cloud: CA gives up on each at 15.
+    const run = await runCa(
+      `  - {type: replicas, at: 1m, workload: frontend, replicas: 30}
+`,
+      {
+        duration: '40m',
+        extra: 'nodeStartup:\n  aws: {launch: 5s, boot: 20m, registration: 15s}',
+      },
+    );
+    const launches = eventsOf(run, 'node-launched');
+    const first = launches[0]!; // for the shop's pods at time 0
+    expect(first.t).toBe(0);
+    const failed = eventsOf(run, 'launch-failed');
+    const timeout = failed.find((f) => f.nodeClaim === first.node);
+    expect(timeout?.reason).toBe('NodeProvisionTimeout');
+    expect(timeout!.message).toMatch(/did not register within 900 s .*backed off for 300 s/);
+    expect(timeout!.t - first.t).toBeGreaterThanOrEqual(900);
+    expect(timeout!.t - first.t).toBeLessThanOrEqual(911);
+    // The machine is gone at once, and no Node of it ever registered (nothing allocatable then).
+    const gone = eventsOf(run, 'node-terminated').find((e) => e.node === first.node);
+    expect(gone!.t).toBe(timeout!.t);
+    expect(run.samples.filter((s) => s.t < timeout!.t).every((s) => s.allocatable.cpu === 0)).toBe(
+      true,
+    );
+    // Its group launches nothing more during its 5-minute backoff.
+    const group = first.instanceType;
+    expect(
+      launches.filter(
+        (e) => e.instanceType === group && e.t > timeout!.t && e.t < timeout!.t + 300,
+      ),
+    ).toEqual([]);
+    // Other machines of the group timing out within the backoff do not lengthen it.
+    const more = failed.filter(
+      (f) => f.t > timeout!.t && f.t < timeout!.t + 300 && f.message.includes(`-${group}:`),
+    );
+    expect(more.length).toBeGreaterThan(0);
+    for (const f of more) expect(f.message).toMatch(/backed off for 300 s/);
+    expect(run.summary.counters.failedLaunches).toBe(failed.length);
   });
 
   it('gives the same run for the same seed, with the random expander', async () => {

@@ -7,14 +7,18 @@
  * the cloud's start delays, the ReplicaSet stand-in keeps the workloads' pods.
  *
  * Every 10 s (the scan interval) one loop:
+ * 0. **unregistered nodes**: a machine launched 15 minutes ago (`--max-node-provision-time`)
+ *    whose Node has not registered is deleted, and its group backed off as after a failed
+ *    scale-up (counted as a failed launch).
  * 1. **scale-up**: the Unschedulable pods that would not fit on the nodes still starting are
  *    packed onto template nodes of each node group not backed off and below its maximum size
  *    (the binpacking estimator); the expander takes one option and that group grows by its
  *    node count (one group per loop, as CA without balancing). A launch the cloud refuses
  *    (insufficient capacity) backs the group off for 5 minutes, doubling up to 30.
  * 2. **scale-down**, unless a scale-up happened in the last 10 minutes (or this loop), or a
- *    scale-down failed in the last 3: nodes unneeded (see scale-down.ts) are remembered from the
- *    loop they became so; one unneeded for 10 minutes is removed: empty ones up to 10 at once, a
+ *    scale-down failed in the last 3: nodes unneeded (see scale-down.ts; Ready nodes and unready
+ *    ones alike) are remembered from the loop they became so; one unneeded for 10 minutes (20
+ *    while it is unready, `--scale-down-unready-time`) is removed: empty ones up to 10 at once, a
  *    non-empty one at a time, drained through the Eviction API (PDBs honoured; after 2 minutes of
  *    refused evictions the scale-down fails and the node stays), then its machine is deleted.
  *
@@ -44,11 +48,13 @@ import {
   MAX_DRAIN_PARALLELISM,
   MAX_EMPTY_BULK_DELETE,
   MAX_NODE_GROUP_BACKOFF_SECONDS,
+  MAX_NODE_PROVISION_SECONDS,
   MAX_POD_EVICTION_SECONDS,
   NODE_GROUP_LABEL,
   SCALE_DOWN_DELAY_AFTER_ADD_SECONDS,
   SCALE_DOWN_DELAY_AFTER_FAILURE_SECONDS,
   SCALE_DOWN_UNNEEDED_SECONDS,
+  SCALE_DOWN_UNREADY_SECONDS,
   SCAN_INTERVAL_SECONDS,
   TO_BE_DELETED_TAINT,
 } from './defaults.js';
@@ -69,7 +75,7 @@ export interface ClusterAutoscalerSettings {
 interface Removal {
   readonly startedMs: number;
   readonly empty: boolean;
-  readonly reason: 'Empty' | 'Underutilized';
+  readonly reason: 'Empty' | 'Underutilized' | 'Unready';
 }
 
 /** Builds the Cluster Autoscaler model for a run. */
@@ -98,6 +104,8 @@ class ClusterAutoscalerModel implements Autoscaler {
   #machines = 0;
   /** Node name → clock ms it became unneeded. */
   readonly #unneededSince = new Map<string, number>();
+  /** Unneeded nodes that were not Ready at the last loop (they wait the unready time). */
+  readonly #unneededUnready = new Set<string>();
   /** Node name → removal in progress. */
   readonly #removals = new Map<string, Removal>();
   /** Group name → backoff: until when, and the length of the last one (seconds). */
@@ -185,11 +193,11 @@ class ClusterAutoscalerModel implements Autoscaler {
     // Quiet: a loop over an unchanged cluster finds what the last one found, until a node's
     // unneeded time, the delay after a scale-up or failure, or a backoff runs out.
     let next = registration;
-    for (const since of this.#unneededSince.values()) {
+    for (const [name, since] of this.#unneededSince) {
       next = Math.min(
         next,
         Math.max(
-          since + SCALE_DOWN_UNNEEDED_SECONDS * 1000,
+          since + unneededSeconds(this.#unneededUnready.has(name)) * 1000,
           this.#lastScaleUpMs + SCALE_DOWN_DELAY_AFTER_ADD_SECONDS * 1000,
           this.#lastScaleDownFailureMs + SCALE_DOWN_DELAY_AFTER_FAILURE_SECONDS * 1000,
           this.#nextScanMs,
@@ -204,6 +212,7 @@ class ClusterAutoscalerModel implements Autoscaler {
 
   /** One autoscaler loop (see the module comment). */
   async #loop(): Promise<void> {
+    await this.#removeLongUnregistered();
     const scaledUp = await this.#scaleUp();
     await this.#scaleDown(scaledUp);
   }
@@ -293,12 +302,7 @@ class ClusterAutoscalerModel implements Autoscaler {
       launched = await cloud.create(request);
     } catch (error) {
       if (!(error instanceof InsufficientCapacityError)) throw error;
-      const last = this.#backoff.get(group.name)?.seconds;
-      const seconds =
-        last === undefined
-          ? INITIAL_NODE_GROUP_BACKOFF_SECONDS
-          : Math.min(last * 2, MAX_NODE_GROUP_BACKOFF_SECONDS);
-      this.#backoff.set(group.name, { untilMs: clock.now() + seconds * 1000, seconds });
+      const seconds = this.#backOff(group);
       client.recordEvent({
         involved: { kind: 'NodeClaim', name },
         type: 'Warning',
@@ -324,6 +328,65 @@ class ClusterAutoscalerModel implements Autoscaler {
     return true;
   }
 
+  /**
+   * Backs `group` off after a failed scale-up: 5 minutes, doubling up to 30; returns the seconds.
+   * A group already backed off keeps its backoff (CA merges the scale-ups of a group into one
+   * request, which fails once).
+   */
+  #backOff(group: NodeGroup): number {
+    const current = this.#backoff.get(group.name);
+    if (current !== undefined && current.untilMs > this.#ctx.cluster.clock.now())
+      return current.seconds;
+    const last = current?.seconds;
+    const seconds =
+      last === undefined
+        ? INITIAL_NODE_GROUP_BACKOFF_SECONDS
+        : Math.min(last * 2, MAX_NODE_GROUP_BACKOFF_SECONDS);
+    this.#backoff.set(group.name, {
+      untilMs: this.#ctx.cluster.clock.now() + seconds * 1000,
+      seconds,
+    });
+    return seconds;
+  }
+
+  /**
+   * Deletes the machines whose Node has not registered within `--max-node-provision-time` of
+   * their launch, as CA removes long-unregistered nodes, and backs their groups off once per
+   * loop (CA counts the scale-up as failed); each machine is a failed launch
+   * (`NodeProvisionTimeout`).
+   */
+  async #removeLongUnregistered(): Promise<void> {
+    const { client, cloud, clock } = this.#ctx.cluster;
+    // The machines of one scale-up time out together: one failed scale-up, one backoff.
+    const backedOff = new Map<string, number>();
+    for (const claim of this.#startingMachines()) {
+      const launched = timeMs(
+        claim.status?.conditions?.find((x) => x.type === 'Launched')?.lastTransitionTime,
+      );
+      if (launched === undefined || clock.now() - launched < MAX_NODE_PROVISION_SECONDS * 1000)
+        continue;
+      const name = claim.metadata.name ?? '';
+      const group = this.#groupOf(claim);
+      let seconds = group === undefined ? 0 : backedOff.get(group.name);
+      if (seconds === undefined) {
+        seconds = this.#backOff(group!);
+        backedOff.set(group!.name, seconds);
+      }
+      client.recordEvent({
+        involved: { kind: 'NodeClaim', name },
+        type: 'Warning',
+        reason: 'NodeProvisionTimeout',
+        message: `node group ${group?.name ?? '?'}: the node did not register within ${MAX_NODE_PROVISION_SECONDS} s of its launch (--max-node-provision-time); machine deleted, group backed off for ${seconds} s`,
+      });
+      try {
+        await cloud.delete(claim);
+      } catch (error) {
+        if (!(error instanceof NodeClaimNotFoundError)) throw error;
+      }
+      await this.#forget(name);
+    }
+  }
+
   // ---- scale-down ----------------------------------------------------------------------------
 
   async #scaleDown(scaledUp: boolean): Promise<void> {
@@ -341,12 +404,12 @@ class ClusterAutoscalerModel implements Autoscaler {
     }
     const pdbs = client.view('PodDisruptionBudget') as PodDisruptionBudget[];
     const sizes = await this.#groupSizes();
-    const ready = nodes.filter(
+    // Candidates: Ready and unready nodes alike (an unready one waits the unready time).
+    const candidates = nodes.filter(
       (n) =>
         n.metadata?.deletionTimestamp === undefined &&
         !this.#removals.has(n.metadata?.name ?? '') &&
-        !n.spec?.unschedulable &&
-        n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        !n.spec?.unschedulable,
     );
     // Destinations: every Ready schedulable node (of a group or not), with its pods.
     const destinations = new Map<string, ExistingNodeInput>();
@@ -356,7 +419,7 @@ class ClusterAutoscalerModel implements Autoscaler {
         n.metadata?.deletionTimestamp !== undefined ||
         this.#removals.has(name) ||
         n.spec?.unschedulable ||
-        !n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+        !isReady(n)
       )
         continue;
       destinations.set(name, {
@@ -371,7 +434,8 @@ class ClusterAutoscalerModel implements Autoscaler {
     for (const group of this.#groups)
       removable.set(group.name, (sizes.get(group.name) ?? 0) - group.minSize);
     const unneeded = new Set<string>();
-    for (const node of [...ready].sort(byName)) {
+    const unready = new Set<string>();
+    for (const node of [...candidates].sort(byName)) {
       const name = node.metadata?.name ?? '';
       const group = node.metadata?.labels?.[NODE_GROUP_LABEL] ?? '';
       const others = new Map(destinations);
@@ -392,11 +456,14 @@ class ClusterAutoscalerModel implements Autoscaler {
       destinations.delete(name);
       removable.set(group, (removable.get(group) ?? 0) - 1);
       unneeded.add(name);
+      if (!isReady(node)) unready.add(name);
     }
     for (const name of [...this.#unneededSince.keys()])
       if (!unneeded.has(name)) this.#unneededSince.delete(name);
     for (const name of unneeded)
       if (!this.#unneededSince.has(name)) this.#unneededSince.set(name, now);
+    this.#unneededUnready.clear();
+    for (const name of unready) this.#unneededUnready.add(name);
 
     if (
       scaledUp ||
@@ -406,7 +473,7 @@ class ClusterAutoscalerModel implements Autoscaler {
       return;
     const due = [...unneeded]
       .filter(
-        (n) => now - (this.#unneededSince.get(n) ?? now) >= SCALE_DOWN_UNNEEDED_SECONDS * 1000,
+        (n) => now - (this.#unneededSince.get(n) ?? now) >= unneededSeconds(unready.has(n)) * 1000,
       )
       .sort();
     const empty = due.filter((n) => (byNode.get(n) ?? []).every(isDaemonSetPod));
@@ -417,7 +484,7 @@ class ClusterAutoscalerModel implements Autoscaler {
       toRemove.push(nonEmpty[0]);
     for (const name of toRemove) {
       const isEmpty = empty.includes(name);
-      const reason = isEmpty ? 'Empty' : 'Underutilized';
+      const reason = unready.has(name) ? 'Unready' : isEmpty ? 'Empty' : 'Underutilized';
       this.#removals.set(name, { startedMs: now, empty: isEmpty, reason });
       this.#unneededSince.delete(name);
       await this.#taint(name);
@@ -607,6 +674,16 @@ class ClusterAutoscalerModel implements Autoscaler {
 /** A machine name prefix from a group name (lower case, DNS label characters). */
 function machineName(group: string): string {
   return group.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
+}
+
+/** Seconds a node must stay unneeded before removal: the unready time for an unready node. */
+function unneededSeconds(unready: boolean): number {
+  return unready ? SCALE_DOWN_UNREADY_SECONDS : SCALE_DOWN_UNNEEDED_SECONDS;
+}
+
+/** The Node's Ready condition is True. */
+function isReady(node: Node): boolean {
+  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 function byName(a: Node, b: Node): number {

@@ -1,6 +1,7 @@
 /**
  * Cluster Autoscaler's published defaults that the baseline model follows (its FAQ and flag
- * reference): the scan interval, the scale-down rules and the node group backoff.
+ * reference): the scan interval, the scale-down rules (unready nodes included), the node
+ * provision time and the node group backoff.
  */
 
 /** `--scan-interval`: seconds between autoscaler loops. */
@@ -9,6 +10,13 @@ export const SCAN_INTERVAL_SECONDS = 10;
 export const SCALE_DOWN_UTILIZATION_THRESHOLD = 0.5;
 /** `--scale-down-unneeded-time`: seconds a node must stay unneeded before it is removed. */
 export const SCALE_DOWN_UNNEEDED_SECONDS = 600;
+/** `--scale-down-unready-time`: seconds an unready node must stay unneeded before it is removed. */
+export const SCALE_DOWN_UNREADY_SECONDS = 1200;
+/**
+ * `--max-node-provision-time`: seconds a launched machine may take to register its Node; past it
+ * CA deletes the machine and treats the scale-up as failed (the group is backed off).
+ */
+export const MAX_NODE_PROVISION_SECONDS = 900;
 /** `--scale-down-delay-after-add`: seconds after a scale-up during which nothing is removed. */
 export const SCALE_DOWN_DELAY_AFTER_ADD_SECONDS = 600;
 /** `--scale-down-delay-after-failure`: seconds after a failed scale-down during which nothing is removed. */

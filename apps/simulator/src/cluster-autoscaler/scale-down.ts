@@ -1,7 +1,8 @@
 /**
  * CA's scale-down rules for one node, as a predicate giving the reason a node is needed (or
  * undefined when it is unneeded):
- * - only Ready nodes of a node group above its minimum size, not annotated
+ * - only nodes of a node group above its minimum size (Ready or not: the model waits longer for
+ *   an unready one, `--scale-down-unready-time`), not annotated
  *   `cluster-autoscaler.kubernetes.io/scale-down-disabled: "true"`, not already being removed;
  * - utilization (the larger of requested ÷ allocatable cpu and memory, DaemonSet pods counted,
  *   as CA's default) under 0.5;

@@ -85,7 +85,7 @@ export interface Counters {
   readonly evictions: number;
   /** Spot interruptions delivered. */
   readonly interruptions: number;
-  /** Launches that failed (insufficient capacity, NodeClass not ready). */
+  /** Launches that failed (insufficient capacity, NodeClass not ready; under the CA model, a node not registered within its provision time). */
   readonly failedLaunches: number;
   /** Nodes that failed (scenario node failures). */
   readonly nodeFailures: number;
@@ -165,7 +165,7 @@ export type TimelineEvent =
   | {
       readonly t: number;
       readonly type: 'disruption';
-      /** `Empty`, `Underutilized`, `Drifted`, `Expired`. */
+      /** `Empty`, `Underutilized`, `Drifted`, `Expired`, `Unhealthy` (node repair); `Unready` (the CA model removing an unready node). */
       readonly reason: string;
       /** `delete` or `replace`. */
       readonly decision: string;

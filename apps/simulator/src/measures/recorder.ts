@@ -122,7 +122,11 @@ export class MeasureRecorder {
   }
 
   #event(e: KubeEvent): void {
-    if (e.reason === 'InsufficientCapacityError' || e.reason === 'NodeClassNotReady') {
+    if (
+      e.reason === 'InsufficientCapacityError' ||
+      e.reason === 'NodeClassNotReady' ||
+      e.reason === 'NodeProvisionTimeout'
+    ) {
       this.#counters.failedLaunches++;
       this.#events.push({
         t: this.#t(),
