@@ -4,8 +4,10 @@
  * "kubelet" registers a Node from the nodeadm NodeConfig in the user data the provider wrote
  * (`--node-labels`, `--register-with-taints`, `maxPods`, `kubeReserved`), with the type's
  * capacity from the shipped catalog, the instance's provider ID and `Ready=True`; then it renews
- * the node Lease and finishes the deletion of terminating pods (there is no container runtime).
- * Like the cloud node manager, it deletes a Node whose instance is terminated.
+ * the node Lease and finishes the deletion of terminating pods once their grace period is over
+ * (the API server sets a pod's deletionTimestamp to the deletion time plus its grace period; the
+ * containers are taken to use all of it, as a slow-stopping workload does; there is no container
+ * runtime). Like the cloud node manager, it deletes a Node whose instance is terminated.
  */
 import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import type { FleetLaunch } from '@karpenter-ts/aws-emulator';
@@ -210,11 +212,12 @@ export class AwsKubelets {
           `/api/v1/pods?fieldSelector=spec.nodeName%3D${name}`,
         );
         for (const p of pods.items) {
-          if (!p.metadata?.deletionTimestamp) continue;
+          const deleting = p.metadata?.deletionTimestamp;
+          if (!deleting || new Date(deleting).getTime() > Date.now()) continue;
           await this.api
             .request(
               'DELETE',
-              `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`,
+              `/api/v1/namespaces/${p.metadata?.namespace}/pods/${p.metadata?.name}`,
               {
                 body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 },
               },
