@@ -4,7 +4,7 @@
  * is logged and deleted and the loop goes on; a spot interruption warning for the running
  * instance of a Deployment's pods deletes its NodeClaim, marks its spot offering unavailable, and
  * a replacement NodeClaim on another offering launches and the pods' replacements are bound there
- * before the old instance is terminated. The pods take their 10 s grace period to stop (the
+ * before the old instance is terminated. The pods take their 15 s grace period to stop (the
  * emulated kubelet lets them use all of it), as a workload does within the two-minute warning.
  */
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
@@ -172,7 +172,7 @@ describe('karpenter-ts-controller --provider aws --interruption-queue', () => {
             metadata: { labels: { app: NAME } },
             spec: {
               nodeSelector: { 'karpenter.sh/nodepool': NAME },
-              terminationGracePeriodSeconds: 10,
+              terminationGracePeriodSeconds: 15,
               containers: [
                 {
                   name: 'pause',
