@@ -34,6 +34,36 @@ describe('MemoryKubeClient', () => {
     expect(a.metadata.creationTimestamp).toEqual(new Date(clock.now()));
   });
 
+  it('lists every recorded event by default, and with distinctEvents each distinct one once, at its latest recording', () => {
+    const failed = (name: string, message: string) => ({
+      involved: { kind: 'Pod', name, namespace: 'default' },
+      type: 'Warning' as const,
+      reason: 'FailedScheduling',
+      message,
+    });
+    const record = (client: MemoryKubeClient) => {
+      client.recordEvent(failed('a', 'limit exceeded'));
+      client.recordEvent(failed('b', 'limit exceeded'));
+      client.recordEvent(failed('a', 'no zone left'));
+      client.recordEvent(failed('a', 'limit exceeded'));
+    };
+    const all = new MemoryKubeClient();
+    record(all);
+    expect(all.events.map((e) => `${e.involved.name}: ${e.message}`)).toEqual([
+      'a: limit exceeded',
+      'b: limit exceeded',
+      'a: no zone left',
+      'a: limit exceeded',
+    ]);
+    const distinct = new MemoryKubeClient({ distinctEvents: true });
+    record(distinct);
+    expect(distinct.events.map((e) => `${e.involved.name}: ${e.message}`)).toEqual([
+      'b: limit exceeded',
+      'a: no zone left',
+      'a: limit exceeded',
+    ]);
+  });
+
   it('hands out stored objects through view without copying, frozen, and a later write does not change them', async () => {
     const client = new MemoryKubeClient();
     await client.create('NodeClaim', claim('x'));

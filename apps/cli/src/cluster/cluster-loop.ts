@@ -59,7 +59,9 @@ export async function startCluster(
   options: ClusterOptions,
 ): Promise<RunningCluster> {
   const clock = new ManualClock(options.now.getTime());
-  const client = new MemoryKubeClient({ clock });
+  // Repeated events once each: the results read only each pod's latest ones, and a backlog
+  // pending through many passes would otherwise hold an event per pod and pass.
+  const client = new MemoryKubeClient({ clock, distinctEvents: true });
   const simCloud = clusterCloud(cloud, read.plan.pools, clock, read.snapshot);
   let loaded: LoadedSnapshot;
   try {

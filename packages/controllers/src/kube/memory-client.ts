@@ -71,6 +71,14 @@ function stored(object: KubeObjects[Kind]): AnyObject {
 export interface MemoryKubeClientOptions {
   /** Sets creationTimestamp and deletionTimestamp. Default: the system clock. */
   readonly clock?: Clock;
+  /**
+   * Keep each distinct event (same involved object, type, reason and message) once, at the
+   * place of its latest recording, as a cluster's event recorder aggregates repeats into one
+   * Event with a count; default false (every recording listed, for tests that count repeats).
+   * For long simulations: a pending backlog gets the same `FailedScheduling` event on every
+   * provisioning pass, so listing every recording grows by passes × pending pods.
+   */
+  readonly distinctEvents?: boolean;
 }
 
 /** See the module comment. */
@@ -81,11 +89,14 @@ export class MemoryKubeClient implements KubeClient {
   #faults: Fault[] = [];
   #resourceVersion = 0;
   #uid = 0;
-  /** Every event recorded, oldest first. */
-  readonly events: KubeEvent[] = [];
+  /** Every recording, oldest first (without `distinctEvents`). */
+  readonly #recorded: KubeEvent[] = [];
+  /** With `distinctEvents`: events by what makes them the same event, latest recording last. */
+  readonly #distinct: Map<string, KubeEvent> | undefined;
 
   constructor(options: MemoryKubeClientOptions = {}) {
     this.#clock = options.clock ?? systemClock;
+    this.#distinct = options.distinctEvents === true ? new Map() : undefined;
   }
 
   async get<K extends Kind>(kind: K, key: ObjectKey): Promise<KubeObjects[K] | undefined> {
@@ -352,8 +363,25 @@ export class MemoryKubeClient implements KubeClient {
     };
   }
 
+  /**
+   * The events recorded, oldest first: every recording, or with the `distinctEvents` option each
+   * distinct event once, ordered by its latest recording (so an object's latest event of a
+   * reason is the last one listed either way; a copy then).
+   */
+  get events(): readonly KubeEvent[] {
+    return this.#distinct === undefined ? this.#recorded : [...this.#distinct.values()];
+  }
+
+  /** Records an event (see {@link events}). */
   recordEvent(event: KubeEvent): void {
-    this.events.push(event);
+    if (this.#distinct === undefined) {
+      this.#recorded.push(event);
+      return;
+    }
+    const i = event.involved;
+    const key = `${i.kind}\u0000${i.namespace ?? ''}\u0000${i.name}\u0000${i.uid ?? ''}\u0000${event.type}\u0000${event.reason}\u0000${event.message}`;
+    this.#distinct.delete(key);
+    this.#distinct.set(key, event);
   }
 
   /**

@@ -5,6 +5,13 @@
  * the provisioner waits for. Placement uses our Scheduler over the existing Nodes only (no
  * NodePools), so it follows the same fit rules as provisioning; it is not kube-scheduler's
  * scoring (it packs in node order).
+ *
+ * Like kube-scheduler's unschedulable queue, pods are not retried while nothing changed: a pass
+ * runs only after some Pod or Node was written since the previous one (a pod created, bound,
+ * updated or deleted; a node registered, tainted, Ready), other than this stand-in's own
+ * `Unschedulable` marks. A pass over unchanged input would find what the last one found (no
+ * bindings, the same pods unschedulable and already marked), so skipping it decides nothing
+ * differently; it saves re-solving a pending backlog on every tick of a large simulation.
  */
 import type { Pod } from '@karpenter-ts/api';
 import { Scheduler, type ExistingNodeInput } from '@karpenter-ts/scheduling';
@@ -22,16 +29,37 @@ export interface BindResult {
 
 /** See the module comment. */
 export class SimKubeScheduler {
+  /** Whether a Pod or Node was written since the last pass (true until the first one). */
+  #changed = true;
+  /** Set while this stand-in writes its own `Unschedulable` marks (not a change to react to). */
+  #marking = false;
+  #unsubscribe: (() => void)[] | undefined;
+  #lastUnschedulable: readonly string[] = [];
+
   constructor(
     private readonly client: MemoryKubeClient,
     private readonly solver: 'wasm' | 'ts' = 'ts',
   ) {}
 
+  /**
+   * One pass: binds what fits and marks the rest Unschedulable; returns nothing bound and the
+   * last pass's unschedulable pods when no Pod or Node changed since it (see the module comment).
+   */
   async reconcile(): Promise<BindResult> {
+    this.#unsubscribe ??= [
+      this.client.watch('Pod', () => {
+        if (!this.#marking) this.#changed = true;
+      }),
+      this.client.watch('Node', () => {
+        this.#changed = true;
+      }),
+    ];
+    if (!this.#changed) return { bound: new Map(), unschedulable: this.#lastUnschedulable };
+    this.#changed = false;
     const pods = this.client.view('Pod');
     const pending = pods.filter((p) => !p.spec?.nodeName && isActive(p) && !isDaemonSetPod(p));
     const bound = new Map<string, string>();
-    if (pending.length === 0) return { bound, unschedulable: [] };
+    if (pending.length === 0) return { bound, unschedulable: (this.#lastUnschedulable = []) };
     const byNode = new Map<string, Pod[]>();
     for (const p of pods) {
       const n = p.spec?.nodeName;
@@ -86,8 +114,14 @@ export class SimKubeScheduler {
           { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' },
         ],
       };
-      await this.client.updateStatus('Pod', next);
+      this.#marking = true;
+      try {
+        await this.client.updateStatus('Pod', next);
+      } finally {
+        this.#marking = false;
+      }
     }
+    this.#lastUnschedulable = unschedulable;
     return { bound, unschedulable };
   }
 }
