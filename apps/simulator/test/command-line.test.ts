@@ -1,6 +1,7 @@
 /**
  * The `karpenter-ts-sim` command line.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIo } from '@karpenter-ts/cli';
@@ -57,6 +58,43 @@ describe('karpenter-ts-sim', () => {
     expect(output.runs[0].samples).toHaveLength(7);
   });
 
+  it('runs under the --seed given as it would with that seed in the file, spot interruption times included', async () => {
+    const scenario = (seed: string) =>
+      writeScenario(
+        scenarioYaml(
+          `${seed}clouds: [{cloud: aws, region: us-east-1}]
+events:
+  - {type: spotInterruptions, ratePerHour: 12}
+`,
+          { duration: '30m' },
+        ),
+      );
+    const json = async (args: string[]) => {
+      const io = memoryIo();
+      expect(
+        await run(['run', ...args, '--json', '--no-workers', '-q', '--solver', 'ts'], io),
+      ).toBe(0);
+      const output = JSON.parse(io.stdout);
+      delete output.scenario.file;
+      return output;
+    };
+    const flagged = await json([scenario(''), '--seed', '7']);
+    expect(flagged.scenario.seed).toBe(7);
+    expect(flagged).toEqual(await json([scenario('seed: 7\n')]));
+    const drawn = (o: { runs: { events: { type: string; t: number }[] }[] }) =>
+      o.runs[0]!.events.filter((e) => e.type === 'scenario').map((e) => e.t);
+    expect(drawn(flagged)).not.toEqual(drawn(await json([scenario('')])));
+  });
+
+  it('refuses a --seed that is not an integer 0..4294967295 as a usage error', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n'));
+    expect(await run(['run', path, '--seed', '-1'], io)).toBe(2);
+    expect(io.stderr).toBe(
+      'karpenter-ts-sim: error: --seed: expected an integer 0..4294967295, got "-1"\n',
+    );
+  });
+
   it('refuses an --out folder it cannot write before running anything', async () => {
     const io = memoryIo();
     const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));
@@ -74,10 +112,28 @@ describe('karpenter-ts-sim', () => {
     const report = join(path, 'report.html');
     expect(await run(['run', path, '--report', report, '--no-workers'], io)).toBe(1);
     expect(io.stderr).toBe(
-      `karpenter-ts-sim: error: --report ${report}: cannot write this file (EEXIST)\n`,
+      `karpenter-ts-sim: error: --report ${report}: cannot write this file (ENOTDIR)\n`,
     );
     expect(io.stdout).toBe('');
   });
+
+  // Node's recursive mkdir never settles under /proc (it hung here before).
+  it.runIf(existsSync('/proc/self'))(
+    'refuses an --out or -o path under /proc at once, with the reason, instead of hanging',
+    async () => {
+      const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));
+      const io = memoryIo();
+      expect(await run(['run', path, '--out', '/proc/x/results', '--no-workers'], io)).toBe(1);
+      expect(io.stderr).toBe(
+        'karpenter-ts-sim: error: --out /proc/x/results: cannot write to this folder (ENOENT)\n',
+      );
+      const report = memoryIo();
+      expect(await run(['report', path, '-o', '/proc/x/report.html'], report)).toBe(1);
+      expect(report.stderr).toBe(
+        'karpenter-ts-sim: error: -o /proc/x/report.html: cannot write this file (ENOENT)\n',
+      );
+    },
+  );
 
   it('refuses an unknown cloud as a usage error', async () => {
     const io = memoryIo();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Runtime } from '../runtime.js';
 import { reportHtml } from '../report/html.js';
+import { prepareOutputFile } from './output-paths.js';
 import { groupOutputs, readOutput } from '../report/read-output.js';
 
 /** Adds the `report` command to `program`. */
@@ -23,6 +24,7 @@ export function registerReport(program: Command, runtime: Runtime): void {
     )
     .option('-o, --output <file>', 'the HTML file to write', 'report.html')
     .action(async (files: string[], flags: { output: string }) => {
+      await prepareOutputFile('-o', flags.output);
       const outputs = [];
       for (const file of await expandFolders(files))
         outputs.push({ file, output: await readOutput(file) });

@@ -78,7 +78,10 @@ export function registerRun(program: Command, runtime: Runtime): void {
     )
     .option('-q, --quiet', 'no progress lines on stderr')
     .action(async (file: string, flags: RunFlags) => {
-      const scenario = withOverrides(await loadScenario(file), flags);
+      const scenario = withOverrides(
+        await loadScenario(file, { seed: parseSeed(flags.seed) }),
+        flags,
+      );
       const report =
         flags.report ?? (flags.out === undefined ? undefined : join(flags.out, 'report.html'));
       if (flags.out !== undefined) await prepareOutputFolder('--out', flags.out);
@@ -121,19 +124,17 @@ export function registerRun(program: Command, runtime: Runtime): void {
     });
 }
 
+/** The `--seed` value (undefined: the scenario's). Raises UsageError unless an integer 0..4294967295. */
+function parseSeed(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seed = Number(text);
+  if (!/^\d+$/.test(text) || seed > 4294967295)
+    throw new UsageError(`--seed: expected an integer 0..4294967295, got ${JSON.stringify(text)}`);
+  return seed;
+}
+
 function withOverrides(scenario: Scenario, flags: RunFlags): Scenario {
   let out = scenario;
-  if (flags.seed !== undefined) {
-    const seed = Number(flags.seed);
-    if (!/^\d+$/.test(flags.seed) || seed > 4294967295)
-      throw new UsageError(
-        `--seed: expected an integer 0..4294967295, got ${JSON.stringify(flags.seed)}`,
-      );
-    if (seed !== scenario.seed)
-      throw new UsageError(
-        '--seed: set the seed in the scenario file (spot interruption times are drawn from it when the scenario is read)',
-      );
-  }
   if (flags.duration !== undefined) {
     const seconds = /^(\d+(\.\d+)?(d|h|ms|m|s))+$|^\d+$/.test(flags.duration)
       ? durationSeconds(/^\d+$/.test(flags.duration) ? Number(flags.duration) : flags.duration)

@@ -23,11 +23,20 @@ import { readTrace } from './trace.js';
 import type { Scenario } from './types.js';
 import { readYaml } from './yaml-source.js';
 
+/** Options of {@link loadScenario}. */
+export interface LoadOptions {
+  /**
+   * The seed instead of the file's `seed` (0 to 4294967295; `run --seed`): every random draw,
+   * those made while reading (spot interruption times) included, comes from it.
+   */
+  readonly seed?: number;
+}
+
 /**
  * Reads and checks the scenario at `file` (paths in it are relative to its folder). Raises
  * {@link ScenarioError} with every problem found, each `file:line field: message`.
  */
-export async function loadScenario(file: string): Promise<Scenario> {
+export async function loadScenario(file: string, o: LoadOptions = {}): Promise<Scenario> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -41,16 +50,21 @@ export async function loadScenario(file: string): Promise<Scenario> {
       },
     ]);
   }
-  return parseScenario(text, file);
+  return parseScenario(text, file, o);
 }
 
 /** {@link loadScenario} for text already read (`file` names it and anchors relative paths). */
-export async function parseScenario(text: string, file: string): Promise<Scenario> {
+export async function parseScenario(
+  text: string,
+  file: string,
+  o: LoadOptions = {},
+): Promise<Scenario> {
   const source = readYaml(text, file);
   if (source.problems.length > 0) throw new ScenarioError(source.problems);
   const schema = schemaProblems(source);
   if (schema.length > 0) throw new ScenarioError(schema);
-  const data = source.data as ScenarioData;
+  const read = source.data as ScenarioData;
+  const data: ScenarioData = o.seed === undefined ? read : { ...read, seed: o.seed };
   const dir = dirname(file);
   const resolve = (p: string) => (isAbsolute(p) ? p : join(dir, p));
   const problems: ScenarioProblem[] = [];
