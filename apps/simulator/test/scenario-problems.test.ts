@@ -23,6 +23,41 @@ describe('a scenario with a mistake', () => {
     );
   });
 
+  it('names the workloads the manifests lack along with the schema problems, not after they are fixed', async () => {
+    const path = writeScenario(
+      scenarioYaml(`colour: blue
+events:
+  - type: replicas
+    at: 1h
+    workload: frontent
+    replica: 3
+  - {type: replicas, at: 30m, workload: checkout, replicas: 2}
+  - {type: nodePoolChange, at: 90m, nodePool: genral, patch: {spec: {weight: 2}}}
+`),
+    );
+    const problems = await problemsOf(path);
+    expect(problems.map((p) => p.replace(/ \(they have .*\)$| \(known: .*\)$/, ''))).toEqual([
+      'scenario.yaml:7 colour: unknown field',
+      'scenario.yaml:9 events[0].replicas: required',
+      'scenario.yaml:11 events[0].workload: no Deployment, ReplicaSet or StatefulSet named frontent in the manifests',
+      'scenario.yaml:12 events[0].replica: unknown field; did you mean "replicas"?',
+      'scenario.yaml:13 events[1].workload: no Deployment, ReplicaSet or StatefulSet named checkout in the manifests',
+      'scenario.yaml:14 events[2].nodePool: no NodePool named genral (there are: default)',
+    ]);
+  });
+
+  it('stops at the schema problems when a field the later checks need is wrong', async () => {
+    const path = writeScenario(
+      scenarioYaml(`clouds: [{cloud: gcp}]
+events:
+  - {type: replicas, at: 1h, workload: frontent, replicas: 3}
+`),
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:7 clouds[0].cloud: must be one of "azure", "aws", "sim"; got "gcp"',
+    ]);
+  });
+
   it('refuses a replica count above the 400,000-pod cap instead of running out of memory', async () => {
     const path = writeScenario(
       scenarioYaml(`events:

@@ -51,6 +51,11 @@ export interface BuildContext {
   readonly nodePoolNames: readonly string[];
   /** NodeClass names a change may name (likewise). */
   readonly nodeClassNames: readonly string[];
+  /**
+   * Indices of events the schema refused: only their names (workloads, NodePool, NodeClass) are
+   * checked, so those problems come with the schema's instead of after they are fixed.
+   */
+  readonly invalidEvents?: ReadonlySet<number>;
   /** Reads a trace file named in the scenario: rows and problems (with the trace's own lines). */
   readonly readTrace: (
     file: string,
@@ -141,6 +146,10 @@ export function buildScenario(
   const events: ScenarioEvent[] = [];
   (data.events ?? []).forEach((e, i) => {
     const at = (field: string) => ['events', i, field];
+    if (ctx.invalidEvents?.has(i)) {
+      checkNames(e as unknown, at);
+      return;
+    }
     const built = buildEvent(e, i, at);
     if (built !== undefined) events.push(built);
   });
@@ -274,6 +283,21 @@ export function buildScenario(
           source,
         };
     }
+  }
+
+  /** The names an event the schema refused refers to, where they have the right type. */
+  function checkNames(e: unknown, at: (f: string) => Path): void {
+    if (typeof e !== 'object' || e === null) return;
+    const { type, workload, workloads: refs, nodePool, nodeClass } = e as Record<string, unknown>;
+    if (typeof workload === 'string') workloads(at('workload'), [workload]);
+    if (Array.isArray(refs) && refs.length > 0 && refs.every((r) => typeof r === 'string'))
+      workloads(at('workloads'), refs as string[]);
+    for (const [kind, name, names, field] of [
+      ['NodePool', nodePool, ctx.nodePoolNames, 'nodePool'],
+      ['NodeClass', nodeClass, ctx.nodeClassNames, 'nodeClass'],
+    ] as const)
+      if (type === `${field}Change` && typeof name === 'string' && !names.includes(name))
+        problem(at(field), `no ${kind} named ${name} (there are: ${names.join(', ')})`);
   }
 
   function nonNegative(path: Path, value: DurationValue): number {

@@ -18,10 +18,10 @@ import { startingObjects } from '../workloads/starting-objects.js';
 import { buildScenario } from './build.js';
 import type { ScenarioData } from './document-types.js';
 import { fieldName, formatProblem, ScenarioError, type ScenarioProblem } from './problems.js';
-import { schemaProblems } from './schema-check.js';
+import { schemaFindings } from './schema-check.js';
 import { readTrace } from './trace.js';
 import type { Scenario } from './types.js';
-import { readYaml } from './yaml-source.js';
+import { readYaml, type YamlSource } from './yaml-source.js';
 
 /** Options of {@link loadScenario}. */
 export interface LoadOptions {
@@ -61,10 +61,40 @@ export async function parseScenario(
 ): Promise<Scenario> {
   const source = readYaml(text, file);
   if (source.problems.length > 0) throw new ScenarioError(source.problems);
-  const schema = schemaProblems(source);
-  if (schema.length > 0) throw new ScenarioError(schema);
+  const findings = schemaFindings(source);
+  const schema = findings.map((f) => f.problem);
   const read = source.data as ScenarioData;
   const data: ScenarioData = o.seed === undefined ? read : { ...read, seed: o.seed };
+  if (schema.length === 0) return checkAndBuild(source, data, file, new Set());
+  // The schema refused only events or unknown top-level fields: the rest is sound, so the
+  // later checks (manifests, names) run too, and their problems come with the schema's.
+  const invalidEvents = new Set<number>();
+  const rest: Record<string, unknown> = { ...data };
+  for (const { path, problem } of findings) {
+    if (path[0] === 'events' && typeof path[1] === 'number') invalidEvents.add(path[1]);
+    else if (path.length === 1 && problem.message.startsWith('unknown field'))
+      delete rest[path[0] as string];
+    else throw new ScenarioError(schema);
+  }
+  try {
+    await checkAndBuild(source, rest as unknown as ScenarioData, file, invalidEvents);
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new ScenarioError([...schema, ...error.problems]);
+    throw error;
+  }
+  throw new ScenarioError(schema);
+}
+
+/**
+ * The checks after the schema's (manifests, names, times, trace files) and the scenario built;
+ * `invalidEvents`: events the schema refused, of which only the names are checked.
+ */
+async function checkAndBuild(
+  source: YamlSource,
+  data: ScenarioData,
+  file: string,
+  invalidEvents: ReadonlySet<number>,
+): Promise<Scenario> {
   const dir = dirname(file);
   const resolve = (p: string) => (isAbsolute(p) ? p : join(dir, p));
   const problems: ScenarioProblem[] = [];
@@ -151,6 +181,7 @@ export async function parseScenario(
     workloadKeys,
     nodePoolNames: names(['NodePool']),
     nodeClassNames: names(['AKSNodeClass', 'EC2NodeClass', 'SimNodeClass']),
+    invalidEvents,
     readTrace: (name) => {
       const path = resolve(name);
       let csv: string;

@@ -32,9 +32,23 @@ export function schemaProblems(
   source: YamlSource,
   schema: object = SCENARIO_SCHEMA,
 ): ScenarioProblem[] {
+  return schemaFindings(source, schema).map((f) => f.problem);
+}
+
+/** A schema problem and the path of the field it is on (`['events', 2, 'at']`). */
+export interface SchemaFinding {
+  readonly problem: ScenarioProblem;
+  readonly path: readonly (string | number)[];
+}
+
+/** {@link schemaProblems} with each problem's field path. */
+export function schemaFindings(
+  source: YamlSource,
+  schema: object = SCENARIO_SCHEMA,
+): SchemaFinding[] {
   const validate = validator(schema);
   if (validate(source.data)) return [];
-  const out: ScenarioProblem[] = [];
+  const out: SchemaFinding[] = [];
   const seen = new Set<string>();
   for (const e of validate.errors ?? []) {
     if (e.keyword === 'oneOf' || e.keyword === 'if') continue;
@@ -44,7 +58,7 @@ export function schemaProblems(
     const key = `${problem.line} ${problem.field} ${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(problem);
+    out.push({ problem, path: at });
   }
   return out;
 }
