@@ -70,25 +70,37 @@ export function groupDaemonsByInstanceType(
   allowUndefined: ReadonlySet<string> = WELL_KNOWN_LABELS_ALLOW_UNDEFINED,
 ): { groupOf: number[]; groups: DaemonGroup[] } {
   const taints = hardTaints(template.taints);
-  const candidates = daemons
-    .map((d, i) => ({ d, i }))
-    .filter(({ d }) => toleratesAll(d.pod.spec?.tolerations, taints) === undefined)
-    .map(({ d, i }) => ({
-      i,
-      alternatives: d.alternatives.filter((a) =>
-        template.requirements.isCompatible(a, allowUndefined),
-      ),
-    }))
-    .filter((c) => c.alternatives.length > 0);
+  // Daemons with the same alternatives (copies of one DaemonSet, or many alike) form one class,
+  // tested once per instance type: the test costs classes x instance types, not daemons x
+  // instance types, which thousands of DaemonSets on hundreds of types made minutes long.
+  const classOf = new Map<string, number>();
+  const classes: { alternatives: readonly Requirements[]; members: number[] }[] = [];
+  daemons.forEach((d, i) => {
+    if (toleratesAll(d.pod.spec?.tolerations, taints) !== undefined) return;
+    const key = alternativesKey(d);
+    let c = classOf.get(key);
+    if (c === undefined) {
+      c = classes.length;
+      classOf.set(key, c);
+      classes.push({
+        alternatives: d.alternatives.filter((a) =>
+          template.requirements.isCompatible(a, allowUndefined),
+        ),
+        members: [],
+      });
+    }
+    classes[c]!.members.push(i);
+  });
+  const candidates = classes.filter((c) => c.alternatives.length > 0);
   const groups: DaemonGroup[] = [];
   const byKey = new Map<string, number>();
   const groupOf = instanceTypeRequirements.map((itReqs) => {
-    const members = candidates
-      .filter((c) => c.alternatives.some((a) => a.isIntersecting(itReqs)))
-      .map((c) => c.i);
-    const key = members.join(',');
+    const matched = candidates.filter((c) => c.alternatives.some((a) => a.isIntersecting(itReqs)));
+    const key = matched.map((c) => c.members[0]).join(',');
     let g = byKey.get(key);
     if (g === undefined) {
+      // Members in daemon order, so the overhead sums in the same order for any grouping.
+      const members = matched.flatMap((c) => c.members).sort((a, b) => a - b);
       g = groups.length;
       byKey.set(key, g);
       groups.push({
@@ -100,6 +112,18 @@ export function groupDaemonsByInstanceType(
     return g;
   });
   return { groupOf, groups };
+}
+
+const ALTERNATIVES_KEYS = new WeakMap<DaemonPod, string>();
+
+/** A daemon's node-affinity alternatives as text: daemons with equal text run on the same nodes. */
+function alternativesKey(d: DaemonPod): string {
+  let key = ALTERNATIVES_KEYS.get(d);
+  if (key === undefined) {
+    key = JSON.stringify(d.alternatives.map((a) => a.toNodeSelectorRequirements()));
+    ALTERNATIVES_KEYS.set(d, key);
+  }
+  return key;
 }
 
 /** Whether a pod is controlled by a DaemonSet. */
