@@ -119,3 +119,56 @@ describe('a cluster snapshot whose PodDisruptionBudget has no usable metadata', 
     },
   );
 });
+
+describe('an input of a thousand NodePools', () => {
+  it('is refused by simulate with the scheduler bound and the counts, before anything runs (fuzz seed 20261202, input 1708: 2,563 copies of the AWS file)', async () => {
+    // Each NodePool may launch each of the ~1,300 AWS types: over the 1,048,576 (NodePool,
+    // instance type) rows the scheduler's catalog holds. simulate ended in 'internal error:
+    // solver catalog: typeCount must be an integer from 0 to 1048576'.
+    const pools = Array.from(
+      { length: 1000 },
+      (_, i) => `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: pool-${i}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: [{key: kubernetes.io/os, operator: In, values: [linux]}]
+`,
+    );
+    const text = [
+      `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  role: KarpenterNodeRole-demo
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: demo}}]
+`,
+      ...pools,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, resources: {requests: {cpu: 100m}}}]
+`,
+    ].join('---\n');
+    const path = await file('a-thousand-nodepools.yaml', text);
+    expect(await cli('validate', path)).toMatchObject({ code: 0 });
+    const simulate = await cli('simulate', path, '--cloud', 'aws');
+    expect(simulate.stderr).toMatch(
+      /^karpenter-ts: error: a simulation holds at most 1,048,576 \(NodePool, instance type\) pairs; the input's 1,000 NodePools may launch [\d,]+: use fewer NodePools or narrow their requirements\n$/,
+    );
+    expect(simulate.code).toBe(1);
+  }, 60_000);
+});

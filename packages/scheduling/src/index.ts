@@ -63,6 +63,8 @@ export { typeCompatible } from './catalog.js';
 export { orderByWeight } from './node-pool-template.js';
 export { queueOrder } from './queue.js';
 export { DEFAULT_MAX_INSTANCE_TYPES, Scheduler } from './scheduler.js';
+/** The most (NodePool, instance type) rows a scheduler's catalog holds (the solver's bound). */
+export { MAX_CATALOG_ROWS } from '@karpenter-ts/solver';
 export { VolumeUsage, type PodVolumes, type VolumeAttachment } from './volumes.js';
 export type {
   ExistingNodeInput,

@@ -19,6 +19,7 @@ import {
 import type { Cloud } from '../clouds/cloud.js';
 import { CliError } from '../errors.js';
 import type { SnapshotRead } from '../snapshot/read-snapshot.js';
+import { checkCatalogSize } from './catalog-size.js';
 import { RankedLaunchCloud } from './ranked-launch.js';
 import { clusterCloud, overlaidClusterCloud, type ClusterCloud } from './sim-cloud.js';
 
@@ -51,7 +52,8 @@ export interface RunningCluster {
 /**
  * Loads `read` into a new in-memory cluster on `cloud` and starts its controllers' informers
  * (nothing runs until the caller steps the loop or asks for a plan). Raises CliError with one
- * line per snapshot problem (see the controllers' snapshotProblems), having loaded nothing.
+ * line per snapshot problem (see the controllers' snapshotProblems), having loaded nothing, or
+ * when the NodePools pass the scheduler's size bound (see checkCatalogSize).
  */
 export async function startCluster(
   read: SnapshotRead,
@@ -63,6 +65,7 @@ export async function startCluster(
   // pending through many passes would otherwise hold an event per pod and pass.
   const client = new MemoryKubeClient({ clock, distinctEvents: true });
   const simCloud = clusterCloud(cloud, read.plan.pools, clock, read.snapshot);
+  checkCatalogSize(read.plan.pools, simCloud.instanceTypes);
   let loaded: LoadedSnapshot;
   try {
     loaded = await loadSnapshot(client, read.snapshot);
