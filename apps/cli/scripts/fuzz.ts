@@ -1,11 +1,14 @@
 /**
- * The long fuzz run: `npm run fuzz -- --runs 10000 [--seed S] [--timeout-s 300] [--max-heap-mib 2048]`
- * (root package.json). Input i is the `manifestInput` of family i mod 3 (support/fuzz-families.ts)
- * generated with seed S + i, so `--seed S --only i` rebuilds one and `--seed S --from i` resumes. Each input is checked by
- * support/fuzz-check.ts in a worker thread whose heap is limited to --max-heap-mib and whose run is
- * ended past --timeout-s (both are findings). Prints a table per family (inputs, findings, seconds),
- * writes every failing input and its findings to --out (default fuzz-findings/ in the working
- * folder), and exits 1 on any finding.
+ * The long fuzz run: `npm run fuzz -- --runs 10000 [--seed S] [--workers 2] [--timeout-s 300]
+ * [--max-heap-mib 2048]` (root package.json). Input i is the `manifestInput` of family i mod 3
+ * (support/fuzz-families.ts) generated with seed S + i, so `--seed S --only i` rebuilds one and
+ * `--seed S --from i` resumes. Each input is checked by support/fuzz-check.ts in one of
+ * --workers worker threads (each kept for input after input; replaced only after a timeout or
+ * a crash), whose heap is limited to --max-heap-mib and whose run is ended past --timeout-s
+ * (both are findings). Inputs finish out of order across workers, so the progress lines name
+ * the first input not yet done (where --from resumes). Prints a table per family (inputs,
+ * findings, seconds), writes every failing input and its findings to --out (default
+ * fuzz-findings/ in the working folder), and exits 1 on any finding.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     only: { type: 'string' },
     from: { type: 'string', default: '0' },
+    workers: { type: 'string', default: '2' },
     'timeout-s': { type: 'string', default: '300' },
     'max-heap-mib': { type: 'string', default: '2048' },
     out: { type: 'string', default: 'fuzz-findings' },
@@ -32,29 +36,43 @@ const runs = Number(values.runs);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const timeoutMs = Number(values['timeout-s']) * 1000;
 const maxHeapMib = Number(values['max-heap-mib']);
+const workers = Number(values.workers);
 const out = resolve(values.out);
-if (![runs, seed, timeoutMs, maxHeapMib].every(Number.isSafeInteger) || runs < 1) {
-  console.error('fuzz: --runs, --seed, --timeout-s and --max-heap-mib take positive integers');
+if (
+  ![runs, seed, timeoutMs, maxHeapMib, workers].every(Number.isSafeInteger) ||
+  runs < 1 ||
+  workers < 1
+) {
+  console.error(
+    'fuzz: --runs, --seed, --workers, --timeout-s and --max-heap-mib take positive integers',
+  );
   process.exit(2);
 }
-console.log(`fuzz: seed ${seed} (--seed ${seed} reproduces), ${runs} inputs`);
+console.log(`fuzz: seed ${seed} (--seed ${seed} reproduces), ${runs} inputs, ${workers} workers`);
 
 const workerUrl = new URL('./fuzz-worker.ts', import.meta.url);
-let worker: Worker | undefined;
 const newWorker = () =>
   new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMib } });
 
-/** Checks one file in the worker; a timeout or a dead worker is a finding, and a fresh worker follows. */
-function check(file: string, family: string): Promise<FuzzFinding[]> {
-  worker ??= newWorker();
-  const w = worker;
+/** One worker thread, kept across inputs; `worker` is undefined after one was ended. */
+interface Slot {
+  worker: Worker | undefined;
+}
+
+/**
+ * Checks one file in the slot's worker; a timeout or a dead worker is a finding, and the slot
+ * gets a fresh worker for its next input (the old one may be stuck or out of memory).
+ */
+function check(slot: Slot, file: string, family: string): Promise<FuzzFinding[]> {
+  slot.worker ??= newWorker();
+  const w = slot.worker;
   return new Promise((done) => {
     const finish = (findings: FuzzFinding[], restart: boolean) => {
       clearTimeout(timer);
       w.off('message', onMessage).off('error', onError).off('exit', onExit);
       if (restart) {
         void w.terminate();
-        worker = undefined;
+        slot.worker = undefined;
       }
       done(findings);
     };
@@ -86,14 +104,20 @@ const indices =
     ? Array.from({ length: runs - from }, (_, i) => from + i)
     : [Number(values.only)];
 let failing = 0;
+let done = 0;
 const slowest: { i: number; family: string; ms: number; bytes: number }[] = [];
-for (const i of indices) {
+// Inputs done, to name the first one not done yet (the --from that resumes without a gap).
+const finished = new Set<number>();
+let next = 0;
+let firstNotDone = indices[0] ?? from;
+
+async function runInput(slot: Slot, i: number): Promise<void> {
   const family = FUZZ_FAMILIES[i % FUZZ_FAMILIES.length]!;
   const [input] = fc.sample(manifestInput(family.documents), { seed: seed + i, numRuns: 1 });
   const file = join(dir, `${family.name}-${i}.yaml`);
   writeFileSync(file, input!.bytes);
   const t = Date.now();
-  const findings = await check(file, family.name);
+  const findings = await check(slot, file, family.name);
   const s = stats.get(family.name)!;
   s.inputs++;
   s.ms += Date.now() - t;
@@ -117,12 +141,23 @@ for (const i of indices) {
     );
   }
   rmSync(file);
-  if ((i + 1) % 250 === 0)
+  finished.add(i);
+  while (finished.delete(firstNotDone)) firstNotDone++;
+  if (++done % 250 === 0)
     console.log(
-      `  ${i + 1} inputs, ${failing} failing, ${Math.round((Date.now() - started) / 1000)} s`,
+      `  ${done} inputs, ${failing} failing, ${Math.round((Date.now() - started) / 1000)} s (every input below ${firstNotDone} done: --from ${firstNotDone} resumes)`,
     );
 }
-await worker?.terminate();
+
+/** One worker's share: the next input not yet taken, until none is left. */
+async function drain(slot: Slot): Promise<void> {
+  while (next < indices.length) await runInput(slot, indices[next++]!);
+  await slot.worker?.terminate();
+}
+
+await Promise.all(
+  Array.from({ length: Math.min(workers, indices.length) }, () => drain({ worker: undefined })),
+);
 rmSync(dir, { recursive: true, force: true });
 
 console.log(
