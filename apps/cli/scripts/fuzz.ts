@@ -1,5 +1,5 @@
 /**
- * The long fuzz run: `npm run fuzz -- --runs 10000 [--seed S] [--workers 2] [--timeout-s 300]
+ * The long fuzz run: `npm run fuzz -- --runs 10000 [--seed S] [--workers 2] [--timeout-s 900]
  * [--max-heap-mib 2048]` (root package.json). Input i is the `manifestInput` of family i mod 3
  * (support/fuzz-families.ts) generated with seed S + i, so `--seed S --only i` rebuilds one and
  * `--seed S --from i` resumes. Each input is checked by support/fuzz-check.ts in one of
@@ -27,7 +27,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     from: { type: 'string', default: '0' },
     workers: { type: 'string', default: '2' },
-    'timeout-s': { type: 'string', default: '300' },
+    'timeout-s': { type: 'string', default: '900' },
     'max-heap-mib': { type: 'string', default: '2048' },
     out: { type: 'string', default: 'fuzz-findings' },
   },
