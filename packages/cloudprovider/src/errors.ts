@@ -1,6 +1,6 @@
 /**
- * Typed errors of the cloud provider contract (upstream pkg/cloudprovider/types.go; reference
- * notes karpenter-core.md section 5). Controllers branch on these classes: a NodeClaim whose
+ * Typed errors of the cloud provider contract (upstream pkg/cloudprovider/types.go). Controllers
+ * branch on these classes: a NodeClaim whose
  * launch raised InsufficientCapacityError or NodeClassNotReadyError is deleted and its pods
  * rescheduled; NodeClaimNotFoundError from `delete`/`get` means the instance is gone.
  *

@@ -1,7 +1,7 @@
 /**
  * Building InstanceType values (the contract in types.ts) from plain parts, with allocatable
- * computed the way upstream does (kubernetes-sigs/karpenter pkg/cloudprovider/types.go,
- * karpenter-core.md 2.6): capacity − (kubeReserved + systemReserved + evictionThreshold), each
+ * computed the way upstream does (kubernetes-sigs/karpenter pkg/cloudprovider/types.go): capacity
+ * − (kubeReserved + systemReserved + evictionThreshold), each
  * hugepages-* capacity also taken out of memory, every resource floored at zero.
  */
 import type { Requirements, ResourceList } from '@karpenter-ts/scheduling';

@@ -1,6 +1,6 @@
 /**
  * The 144 generic instance types of upstream's KWOK provider (kubernetes-sigs/karpenter
- * kwok/, reference karpenter-core.md section 5 "KWOK provider"): every combination of
+ * kwok/): every combination of
  * cpu ∈ {1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256} cores, memory factor 2 (family `c`),
  * 4 (`s`) or 8 (`m`) GiB per core, os linux or windows, and arch amd64 or arm64.
  */

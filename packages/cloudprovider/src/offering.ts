@@ -1,6 +1,6 @@
 /**
  * Offerings: building them and choosing among them, as upstream does
- * (kubernetes-sigs/karpenter pkg/cloudprovider/types.go `Offerings`; karpenter-core.md 2.6).
+ * (kubernetes-sigs/karpenter pkg/cloudprovider/types.go `Offerings`).
  */
 import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '@karpenter-ts/scheduling';
 import type { CapacityType, InstanceType, Offering } from './types.js';

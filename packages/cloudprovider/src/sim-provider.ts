@@ -1,8 +1,8 @@
 /**
  * `sim`: a simulated cloud implementing {@link CloudProvider}. It launches nothing; `create`
  * records a machine for the NodeClaim on the cheapest available compatible offering among the
- * NodeClaim's instance-type options, the way upstream's fake and KWOK providers choose
- * (karpenter-core.md section 5). Tests and simulator scenarios shape it by injecting
+ * NodeClaim's instance-type options, the way upstream's fake and KWOK providers choose.
+ * Tests and simulator scenarios shape it by injecting
  * insufficient-capacity errors per instance type / zone / capacity type, drift reasons, NodeClass
  * readiness and one-off create failures. Time comes from an injectable {@link Clock}.
  *

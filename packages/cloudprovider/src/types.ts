@@ -1,6 +1,6 @@
 /**
  * The cloud provider model of upstream Karpenter (kubernetes-sigs/karpenter
- * pkg/cloudprovider/types.go; reference notes karpenter-core.md section 5), in TypeScript.
+ * pkg/cloudprovider/types.go), in TypeScript.
  *
  * Units: resource lists are canonical integers (cpu in millicores, memory and storage in
  * bytes, pods and extended resources as counts); prices are USD per hour.

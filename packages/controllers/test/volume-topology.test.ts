@@ -1,6 +1,6 @@
 /**
- * The provisioner reads a pending pod's volumes from cluster state (issue 15, item 10;
- * karpenter-core.md 2.2 and 2.9): a PVC bound to a zonal PV, or unbound with a
+ * The provisioner reads a pending pod's volumes from cluster state (issue 15, item 10): a PVC
+ * bound to a zonal PV, or unbound with a
  * WaitForFirstConsumer StorageClass that has allowedTopologies, puts the node claim in those
  * zones; the PVC edge cases leave the pod to the volume controllers with a FailedScheduling
  * event; an existing node takes no more CSI volumes than its CSINode allows.

@@ -1,7 +1,7 @@
 /**
  * EKS capacity and overhead math for EC2 instance types, reproducing upstream's instance type
- * provider (aws/karpenter-provider-aws pkg/providers/instancetype/types.go; reference
- * aws-provider.md section 3): ENI-limited max pods, VM memory overhead, kube-reserved,
+ * provider (aws/karpenter-provider-aws pkg/providers/instancetype/types.go): ENI-limited max pods,
+ * VM memory overhead, kube-reserved,
  * system-reserved, eviction thresholds and ephemeral storage. Resources are canonical integers:
  * cpu millicores, memory and storage bytes, pods counts.
  */

@@ -2,7 +2,7 @@
  * `karpenter.k8s.aws/v1` EC2NodeClass: the AWS-specific half of a NodePool's node template
  * (subnets, security groups, AMIs, instance profile, kubelet settings, block devices).
  * Cluster-scoped; status subresource; short names `ec2nc`, `ec2ncs`. Field meanings, defaults
- * and rules follow upstream v1.14.1 (reference aws-provider.md section 1); the CRD in
+ * and rules follow upstream v1.14.1; the CRD in
  * crds/karpenter.k8s.aws_ec2nodeclasses.yaml is the single source of the schema and CEL rules.
  */
 import type { ObjectMeta } from '@karpenter-ts/api';

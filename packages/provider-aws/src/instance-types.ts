@@ -1,7 +1,7 @@
 /**
  * EC2 instance types as cloud provider InstanceTypes: labels (requirements), capacity, overhead
  * and offerings, built from the recorded catalog for one region and one EC2NodeClass the way
- * upstream's instance type provider does (reference aws-provider.md sections 2–4).
+ * upstream's instance type provider does.
  */
 import {
   createInstanceType,

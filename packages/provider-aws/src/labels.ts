@@ -1,6 +1,6 @@
 /**
  * Labels the AWS provider defines on instance types and nodes (upstream
- * pkg/apis/v1/labels.go; reference aws-provider.md section 2), and the extended resources it
+ * pkg/apis/v1/labels.go), and the extended resources it
  * advertises.
  */
 

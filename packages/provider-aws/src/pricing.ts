@@ -1,5 +1,5 @@
 /**
- * Static EC2 prices for the simulated catalog (reference aws-provider.md 4.4): on-demand from
+ * Static EC2 prices for the simulated catalog: on-demand from
  * the region's seed table, or the us-east-1 table for regions without one (as upstream);
  * spot modelled as upstream's fake provider does, 0.7 × on-demand in every zone, because no
  * recorded spot prices exist (data/README.md). Real Karpenter seeds spot with the on-demand

@@ -1,7 +1,7 @@
 /**
  * The solver catalog of one batch: one row per (NodePool template, instance type), each row's
  * allocatable already reduced by the daemonset overhead of its daemon group, plus bit masks of
- * rows for the requirement checks the scheduler asks about (karpenter-core.md 2.6).
+ * rows for the requirement checks the scheduler asks about.
  *
  * Instance-type filtering by requirements (type requirements intersect, and an available offering
  * intersects) depends only on the requirement keys instance types and offerings define, so masks

@@ -1,5 +1,5 @@
 /**
- * The order in-flight node claims are tried in (karpenter-core.md 2.4): fewest pods first, then
+ * The order in-flight node claims are tried in: fewest pods first, then
  * lowest id — the same key the solver's `findClaim` walks, kept on the TypeScript side for pods
  * whose hostname constraints rule most claims out before any numeric check.
  */

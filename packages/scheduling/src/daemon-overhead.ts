@@ -1,5 +1,5 @@
 /**
- * DaemonSet overhead (karpenter-core.md 2.8): which DaemonSets would run on a node of a given
+ * DaemonSet overhead: which DaemonSets would run on a node of a given
  * NodePool template and instance type, grouped by the exact set of compatible DaemonSets, with
  * the summed requests and host ports of each group; and the overhead still to come on an
  * existing node.

@@ -1,5 +1,5 @@
 /**
- * Host-port usage on one (simulated) node (karpenter-core.md 2.8): a port is `(ip, port,
+ * Host-port usage on one (simulated) node: a port is `(ip, port,
  * protocol)`; an empty IP means `0.0.0.0`; `0.0.0.0` and `::` conflict with every IP.
  */
 import type { Pod } from '@karpenter-ts/api';

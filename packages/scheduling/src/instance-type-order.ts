@@ -1,5 +1,5 @@
 /**
- * Ordering and truncation of a node claim's instance-type options (karpenter-core.md 2.6): by
+ * Ordering and truncation of a node claim's instance-type options: by
  * the price of the cheapest available offering compatible with the claim's requirements, then
  * truncated to `maxInstanceTypes` while keeping minValues.
  */

@@ -1,6 +1,6 @@
 /**
  * Label selectors (`metav1.LabelSelector`) compiled once into matchers, as the topology groups
- * of the scheduler use them to count pods (karpenter-core.md 2.10).
+ * of the scheduler use them to count pods.
  */
 import type { LabelSelector } from '@karpenter-ts/api';
 

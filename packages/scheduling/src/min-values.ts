@@ -1,5 +1,5 @@
 /**
- * minValues (karpenter-core.md 2.6): a NodePool requirement may ask that a node claim keep at
+ * minValues: a NodePool requirement may ask that a node claim keep at
  * least N distinct values of a key among its instance-type options, so the launch has room to
  * fall back.
  */

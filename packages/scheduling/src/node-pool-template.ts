@@ -1,5 +1,5 @@
 /**
- * A NodePool as the scheduler launches from it (karpenter-core.md 2.3, upstream
+ * A NodePool as the scheduler launches from it (upstream
  * `nodeclaimtemplate.go`): requirements = pool requirements ∩ template labels ∩
  * `karpenter.sh/nodepool` ∩ the NodeClass label; taints; limits; and its instance types
  * pre-filtered against those requirements.

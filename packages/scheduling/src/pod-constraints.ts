@@ -1,6 +1,6 @@
 /**
  * The scheduling constraints of a pod as one scheduling attempt sees them, and upstream's
- * preference relaxation over them (karpenter-core.md 2.4 and 2.7, `preferences.go`).
+ * preference relaxation over them (`preferences.go`).
  *
  * Relaxation never mutates the pod: each step returns a new {@link PodConstraints}, and every
  * time the pod is popped from the queue it starts again from its unrelaxed constraints.

@@ -1,7 +1,7 @@
 /**
  * Per-pod scheduling data, computed once per pod and cached (upstream caches it by UID since
  * PR #1950): requests, host ports, unrelaxed constraints, and the requirements of any
- * constraints object (karpenter-core.md 2.4).
+ * constraints object.
  */
 import type { Pod } from '@karpenter-ts/api';
 import { podHostPorts, type HostPort } from './host-ports.js';

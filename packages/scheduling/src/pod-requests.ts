@@ -1,6 +1,6 @@
 /**
  * A pod's resource requests as the kube-scheduler counts them (k8s `resourcehelper.PodRequests`),
- * which upstream Karpenter reuses for packing (karpenter-core.md 2.4).
+ * which upstream Karpenter reuses for packing.
  */
 import type { Container, Pod } from '@karpenter-ts/api';
 import {

@@ -1,5 +1,5 @@
 /**
- * The scheduling queue (karpenter-core.md 2.4, upstream `queue.go`): pods ordered by cpu request
+ * The scheduling queue (upstream `queue.go`): pods ordered by cpu request
  * (desc), memory request (desc), creation time (asc), uid (asc); failed pods go to the back, and
  * the loop ends when a pod comes round again with no pod scheduled since it was last pushed.
  */

@@ -1,5 +1,5 @@
 /**
- * The inputs and results of the provisioning Scheduler (karpenter-core.md 2.3–2.6).
+ * The inputs and results of the provisioning Scheduler.
  * Units: resource lists are canonical integers (cpu millicores, memory bytes, pods as counts);
  * prices USD per hour.
  */

@@ -1,5 +1,5 @@
 /**
- * The provisioning Scheduler (karpenter-core.md 2.3–2.16, upstream `scheduling/scheduler.go`):
+ * The provisioning Scheduler (upstream `scheduling/scheduler.go`):
  * places a batch of pending pods onto existing nodes, in-flight node claims and new node claims,
  * relaxing preferences as upstream does, and reports the node claims to launch.
  *

@@ -1,5 +1,5 @@
 /**
- * Volumes in scheduling (karpenter-core.md 2.9; upstream `volumetopology.go`,
+ * Volumes in scheduling (upstream `volumetopology.go`,
  * `pkg/scheduling/volumeusage.go`): the zones (or other node labels) a pod's volumes allow, as
  * alternatives of requirements, and the volumes it attaches, counted against an existing node's
  * CSI attach limits. The scheduler does not read PersistentVolumeClaims itself: the caller

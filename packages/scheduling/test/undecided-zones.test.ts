@@ -1,7 +1,7 @@
 /**
  * Required topology toward pods on an in-flight node claim whose zone is not decided yet: such
  * a claim may still launch in any zone its requirements allow, so a required rule has to hold
- * for every one of them (karpenter-core.md 2.10: an undecided domain blocks all its possible
+ * for every one of them (upstream: an undecided domain blocks all its possible
  * domains on record). Like upstream, the scheduler leaves the other pod pending rather than pin
  * the claim to a zone; the next batch sees the launched node's zone.
  */

@@ -1,5 +1,5 @@
 /**
- * Volume topology and attach limits in the scheduler (karpenter-core.md 2.9; issue 15, item
+ * Volume topology and attach limits in the scheduler (issue 15, item
  * 10): a pod's volumes narrow the node it may go on (each alternative tried in order), a
  * NodePool's minValues meets that narrowing as the policy says (Strict: pending with the
  * minValues reason; BestEffort: one claim, minValues lowered, marked relaxed; never a claim

@@ -98,7 +98,7 @@ export interface Solver {
    * Sorts rows of keys: `keys` is row-major, `width` float64 lanes per row
    * (`keys.length / width` rows); writes into `order` the row indices ascending by their lanes
    * compared left to right, equal keys in row order (a stable sort). Independent of the loaded
-   * catalog. The scheduler orders its queue with it (karpenter-core.md 2.4).
+   * catalog. The scheduler orders its queue with it.
    * @throws RangeError when `width` is not a positive integer, `keys.length` is not a multiple
    *   of it, `order.length` is not the row count, or a key is NaN.
    */

@@ -1,6 +1,5 @@
 /**
- * Paged reads of the EC2 catalog APIs, with the filters and page sizes upstream uses
- * (reference aws-provider.md 4.1).
+ * Paged reads of the EC2 catalog APIs, with the filters and page sizes upstream uses.
  */
 import {
   paginateDescribeInstanceTypeOfferings,

@@ -1,7 +1,7 @@
 /**
  * Converts one DescribeInstanceTypes entry (`InstanceTypeInfo`) to the record shape of
  * packages/provider-aws/data/instance-types.json, deriving the Karpenter label values the way
- * upstream does (reference aws-provider.md section 2).
+ * upstream does.
  */
 import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import { eniLimitedPods, type InstanceTypeRecord } from '@karpenter-ts/provider-aws';

@@ -1,6 +1,6 @@
 /**
  * On-demand prices from the AWS Price List Query API (`pricing:GetProducts`), queried as
- * upstream's pricing provider does (reference aws-provider.md 4.4).
+ * upstream's pricing provider does.
  */
 import { paginateGetProducts, type Filter, type PricingClient } from '@aws-sdk/client-pricing';
 

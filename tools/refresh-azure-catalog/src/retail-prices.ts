@@ -1,6 +1,6 @@
 /**
  * VM prices from the Azure Retail Prices API (https://prices.azure.com/api/retail/prices), the
- * way upstream's pricing provider reads them (reference azure-provider.md section 6): consumption
+ * way upstream's pricing provider reads them: consumption
  * prices in USD of the Compute / Virtual Machines service for one region at a time, following
  * `NextPageLink` until it is null; Windows products and "Low Priority" meters are dropped; a
  * `skuName` ending in " Spot" goes to the spot table, everything else to on-demand; keyed by

@@ -1,6 +1,6 @@
 /**
- * The offering an EC2 node claim launches on, as upstream's Create resolves it (reference
- * aws-provider.md 4.2) when no capacity error intervenes:
+ * The offering an EC2 node claim launches on, as upstream's Create resolves it when no capacity
+ * error intervenes:
  *
  * 1. offerings considered: available and compatible with the node claim's requirements;
  * 2. capacity type: `reserved` if any considered offering is reserved, else `spot` if any is

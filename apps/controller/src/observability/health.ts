@@ -1,5 +1,5 @@
 /**
- * `/healthz` and `/readyz` as controller-runtime serves them (karpenter-core.md 6.2): healthz is a
+ * `/healthz` and `/readyz` as controller-runtime serves them: healthz is a
  * ping; readyz is the ping plus named checks (upstream: the manager's caches have synced and the
  * NodePool and NodeClaim CRDs resolve). Each answers 200 `ok`, or 500 listing every check as
  * `[+]name ok` / `[-]name failed: reason`.

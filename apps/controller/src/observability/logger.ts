@@ -1,5 +1,5 @@
 /**
- * Structured JSON logs with pino, shaped like upstream's zap output (karpenter-core.md 6.2):
+ * Structured JSON logs with pino, shaped like upstream's zap output:
  * keys `message`, `level` (capitalised: `DEBUG`, `INFO`, `WARN`, `ERROR`), `time` (ISO 8601),
  * `logger` (the component: `controller`, `controller.provisioner`, ...) and `commit` (our
  * version). Each line is one JSON object.

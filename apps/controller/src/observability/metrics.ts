@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics under upstream's names (karpenter-core.md 6.3, prefix `karpenter_`), for
+ * Prometheus metrics under upstream's names (prefix `karpenter_`), for
  * what this operator does today: node claims and nodes created and terminated, pod state,
  * scheduling duration and unschedulable pods, cluster state sync and size, cloud provider
  * call durations and errors, and voluntary disruption (decisions, eligible nodes, allowed

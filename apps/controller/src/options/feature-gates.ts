@@ -1,5 +1,5 @@
 /**
- * Upstream's feature gates (`FEATURE_GATES` / `--feature-gates`, karpenter-core.md top and 6.1):
+ * Upstream's feature gates (`FEATURE_GATES` / `--feature-gates`):
  * a comma-separated `Name=bool` list over these defaults. Unknown names and non-boolean values
  * fail startup, as upstream's parser does.
  */

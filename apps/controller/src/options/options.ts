@@ -1,6 +1,6 @@
 /**
  * The operator's options, with upstream's flag names, environment variables and defaults
- * (karpenter-core.md 6.1, `pkg/operator/options`), plus `--provider` and `--cluster-name`.
+ * (`pkg/operator/options`), plus `--provider` and `--cluster-name`.
  * An environment variable replaces the default; a flag overrides both. Every value is checked
  * at startup: a bad one fails with a message naming the flag, the variable and the rule.
  */

@@ -1,7 +1,7 @@
 /**
  * `--memory-limit` for Node: the V8 heap limit the controller runs with.
  *
- * Upstream sets Go's GC soft limit to 90 % of `MEMORY_LIMIT` (karpenter-core.md 6.1), so the
+ * Upstream sets Go's GC soft limit to 90 % of `MEMORY_LIMIT`, so the
  * runtime collects harder before the container reaches its limit. V8 has no soft limit over the
  * whole process: `--max-old-space-size` caps only the old generation, is fixed when the process
  * starts, and Node 20 otherwise sizes it at about a quarter of the cgroup's limit. So the binary

@@ -486,7 +486,7 @@ export class Manager {
   }
 }
 
-/** The disruption hooks, as upstream's metrics (karpenter-core.md 6.3). */
+/** The disruption hooks, as upstream's metrics. */
 function disruptionMetrics(options: ManagerOptions): DisruptionObserver {
   const m = options.metrics;
   const log = options.logger.child({ logger: 'controller.disruption' });

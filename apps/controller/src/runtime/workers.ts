@@ -1,6 +1,6 @@
 /**
- * Reconcile workers per work queue, from `--cpu-requests` as upstream scales them
- * (karpenter-core.md 6.2): the CPU count is ceil(millicores / 1000), and a controller's workers
+ * Reconcile workers per work queue, from `--cpu-requests` as upstream scales them:
+ * the CPU count is ceil(millicores / 1000), and a controller's workers
  * grow linearly from its minimum at 1 core to its maximum at 60 cores (`LinearScaleReconciles`).
  *
  * | queue | workers (1 core → 60 cores) | upstream controller |

@@ -3,7 +3,7 @@
  * machine runs, and in kwok-like mode its Node registers) but answers only after the delay, as
  * a real cloud whose launch call returns long after the instance exists. A controller killed in
  * that window has launched a machine it never recorded on the NodeClaim: the fault that launch
- * idempotency and garbage collection must absorb (karpenter-core.md 4.1, 4.3).
+ * idempotency and garbage collection must absorb.
  */
 import type { NodeClaim, NodePool } from '@karpenter-ts/api';
 import type {

@@ -1,6 +1,6 @@
 /**
  * The controller SIGKILLed in the middle of a replace command on the real control plane, then
- * restarted (karpenter-core.md 3.8: the queue lives in memory; after a crash the first pass
+ * restarted (upstream: the queue lives in memory; after a crash the first pass
  * removes the `karpenter.sh/disrupted` taint and `DisruptionReason` that no command holds).
  *
  * The command: a NodePool template label change drifts the one node of the pool, which holds

@@ -3,7 +3,7 @@
  * plane, then restarted: the sim cloud's machines outlive the process (its state directory, as
  * a real cloud account outlives a pod), the relaunch finds each NodeClaim's machine instead of
  * creating a second, garbage collection removes the machine whose NodeClaim went away while no
- * controller ran, and the real kube-scheduler still binds every pod (karpenter-core.md 4.1, 4.3).
+ * controller ran, and the real kube-scheduler still binds every pod.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

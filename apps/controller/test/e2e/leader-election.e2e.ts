@@ -1,5 +1,5 @@
 /**
- * Two controller replicas with leader election on a real control plane (karpenter-core.md 6.2):
+ * Two controller replicas with leader election on a real control plane:
  * only the Lease holder runs controllers, the other waits and says so in its logs and
  * `leader_election_master_status`; when the leader is killed mid-launch (SIGKILL, so the Lease
  * is not released), the other takes the Lease once it expires and finishes the work on the

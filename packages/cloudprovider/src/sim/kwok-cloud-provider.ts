@@ -8,8 +8,8 @@
  * node lifecycle controller watches), remove startup taints, and finish the deletion of
  * terminating pods (there is no container runtime, so nothing else would).
  *
- * Upstream does this with its KWOK provider plus the kwok controller (karpenter-core.md section
- * 5 "KWOK provider"). The cluster side is the small {@link KwokClusterApi} below, so this
+ * Upstream does this with its KWOK provider plus the kwok controller. The cluster side is the
+ * small {@link KwokClusterApi} below, so this
  * package depends on neither the controllers nor a Kubernetes client.
  */
 import type { Node, NodeClaim, NodePool, Pod, Taint } from '@karpenter-ts/api';

@@ -1,8 +1,7 @@
 /**
  * The Node object a kwok-like cloud registers for a launched NodeClaim: what a kubelet started
  * with `--register-with-taints` would send on boot, so the real kube-scheduler can bind pods to
- * it (upstream's KWOK provider creates the Node itself, then the kwok controller keeps it alive;
- * karpenter-core.md section 5 "KWOK provider").
+ * it (upstream's KWOK provider creates the Node itself, then the kwok controller keeps it alive).
  */
 import type { Node, NodeClaim, Taint } from '@karpenter-ts/api';
 

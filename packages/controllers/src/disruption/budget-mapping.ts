@@ -1,6 +1,6 @@
 /**
  * The per-NodePool disruption budget left for one reason (upstream
- * `BuildDisruptionBudgetMapping`, karpenter-core.md 3.3): the pool's allowed disruptions for the
+ * `BuildDisruptionBudgetMapping`): the pool's allowed disruptions for the
  * reason minus the nodes already disrupting, floored at 0. Counted nodes are the managed,
  * initialized ones whose NodeClaim is not `InstanceTerminating`; disrupting are those among them
  * whose Node is not Ready, or that are marked for deletion or deleting.

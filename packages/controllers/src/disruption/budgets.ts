@@ -1,5 +1,5 @@
 /**
- * Disruption budgets (karpenter-core.md 3.3, behavior 14; upstream `apis/v1/nodepool.go`
+ * Disruption budgets (upstream `apis/v1/nodepool.go`
  * `GetAllowedDisruptionsByReason` and `disruption/helpers.go` `BuildDisruptionBudgetMapping`).
  *
  * For a NodePool and a reason, the allowed number of disruptions is the minimum over the budgets

@@ -1,5 +1,5 @@
 /**
- * Disruption candidates (karpenter-core.md 3.2, behavior 13; upstream `disruption/types.go`
+ * Disruption candidates (upstream `disruption/types.go`
  * `NewCandidate` and `state/statenode.go` `ValidateNodeDisruptable` / `ValidatePodsDisruptable`).
  *
  * A node may be a candidate when it has both a NodeClaim and a Node, is initialized, is not

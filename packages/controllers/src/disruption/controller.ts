@@ -1,6 +1,6 @@
 /**
- * The disruption controller (upstream `disruption/controller.go`, karpenter-core.md 3.1, behavior
- * 12): a singleton loop that, once cluster state is synced,
+ * The disruption controller (upstream `disruption/controller.go`): a singleton loop that, once
+ * cluster state is synced,
  * 1. removes the `karpenter.sh/disrupted` taint and `DisruptionReason` from nodes no command
  *    holds and that are not going away (what a crash left behind);
  * 2. tries the methods in upstream's order — emptiness, drift, multi-node consolidation,

@@ -1,6 +1,6 @@
 /**
  * Hooks the disruption controllers call so an app can count what they do (the controller app
- * maps them to upstream's Prometheus metrics, karpenter-core.md 6.3; the simulator to its
+ * maps them to upstream's Prometheus metrics; the simulator to its
  * measures). Every hook is optional and must not throw.
  */
 import type { DisruptionReason, NodeClaim } from '@karpenter-ts/api';

@@ -1,5 +1,5 @@
 /**
- * The orchestration queue (upstream `disruption/queue.go`, karpenter-core.md 3.8, behavior 17):
+ * The orchestration queue (upstream `disruption/queue.go`):
  * carries a command out.
  *
  * `start(command)`: taint every candidate Node `karpenter.sh/disrupted:NoSchedule` and set its

@@ -1,6 +1,6 @@
 /**
  * The scheduling simulation behind every disruption decision (upstream `disruption/helpers.go`
- * `SimulateScheduling`, karpenter-core.md 3.6): what would happen to the pods if the candidates
+ * `SimulateScheduling`): what would happen to the pods if the candidates
  * were gone. It runs the provisioner's own Scheduler (same NodePools, catalog, daemonset
  * overhead, solver and policies) over the pending pods, the candidates' reschedulable pods and
  * the pods of nodes already going away, with every other node as an existing node.

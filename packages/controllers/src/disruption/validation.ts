@@ -1,5 +1,5 @@
 /**
- * Command validation (upstream `disruption/validation.go`, karpenter-core.md 3.7, behavior 16):
+ * Command validation (upstream `disruption/validation.go`):
  * 15 s after an emptiness or consolidation command was computed, the cluster is read again and
  * the command must still hold.
  * - Candidates are derived anew with the same filters; budgets are recomputed and taken again.

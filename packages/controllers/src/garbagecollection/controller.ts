@@ -1,5 +1,5 @@
 /**
- * Garbage collection (karpenter-core.md 4.3; upstream `nodeclaim/garbagecollection` plus the
+ * Garbage collection (upstream `nodeclaim/garbagecollection` plus the
  * providers' instance GC), a singleton that runs every 2 minutes:
  * - a launched, registered, non-deleting NodeClaim whose instance is gone from
  *   `cloudProvider.list()` is deleted, unless its Node is still Ready (reason

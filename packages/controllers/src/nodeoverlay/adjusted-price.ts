@@ -1,6 +1,6 @@
 /**
- * The price a NodeOverlay gives an offering (upstream `cloudprovider.AdjustedPrice`,
- * karpenter-core.md 1.4): `price` replaces it, `priceAdjustment` moves it by an absolute amount
+ * The price a NodeOverlay gives an offering (upstream `cloudprovider.AdjustedPrice`): `price`
+ * replaces it, `priceAdjustment` moves it by an absolute amount
  * (`+0.1`, `-0.1`) or a percentage (`+10%`, `-10%`, `-100%`); the result is never below zero.
  */
 

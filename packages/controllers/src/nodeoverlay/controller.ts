@@ -1,6 +1,6 @@
 /**
- * The NodeOverlay controller (upstream `controllers/nodeoverlay`, gate NodeOverlay,
- * karpenter-core.md 1.4): one pass lists every NodeOverlay and NodePool, lists each pool's
+ * The NodeOverlay controller (upstream `controllers/nodeoverlay`, gate NodeOverlay): one pass
+ * lists every NodeOverlay and NodePool, lists each pool's
  * instance types from the provider itself (without overlays), evaluates the overlays
  * (evaluate.ts), writes each overlay's `ValidationSucceeded` and root `Ready` condition (False
  * with reason `RuntimeValidation` or `Conflict`), and only then swaps the evaluation into the

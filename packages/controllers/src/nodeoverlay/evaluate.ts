@@ -1,6 +1,6 @@
 /**
  * One evaluation of every NodeOverlay against every NodePool's instance types (upstream
- * `nodeoverlay.Controller.Reconcile`, karpenter-core.md 1.4):
+ * `nodeoverlay.Controller.Reconcile`):
  * - overlays in order of weight, highest first (unset counts as 0), equal weights by name
  *   descending, as upstream's sort does;
  * - an overlay failing runtime validation is refused (`RuntimeValidation`) and applies nowhere;

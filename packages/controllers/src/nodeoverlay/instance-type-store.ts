@@ -1,6 +1,6 @@
 /**
- * The instance types as NodeOverlays change them (upstream `nodeoverlay.InstanceTypeStore`,
- * karpenter-core.md 1.4): one evaluation per pass of the overlay controller, holding for every
+ * The instance types as NodeOverlays change them (upstream `nodeoverlay.InstanceTypeStore`): one
+ * evaluation per pass of the overlay controller, holding for every
  * NodePool × instance type the price change of each offering and the resources added to
  * capacity, and the NodePools it covered. The overlaid cloud provider reads it in
  * `getInstanceTypes`; a pool the evaluation has not covered is refused with

@@ -1,6 +1,6 @@
 /**
  * The cloud provider as the controllers see it with the `NodeOverlay` gate on (upstream
- * `cloudprovider/overlay` decorator, karpenter-core.md 5): `getInstanceTypes` returns the
+ * `cloudprovider/overlay` decorator): `getInstanceTypes` returns the
  * provider's instance types with the current overlay evaluation applied (prices, added
  * capacity), or raises UnevaluatedNodePoolError for a pool the evaluation has not covered yet.
  * Provisioning, the disruption simulations (consolidation's price comparisons included), drift

@@ -1,5 +1,5 @@
 /**
- * The provisioning batch window (karpenter-core.md 2.1, upstream `provisioning/batcher.go`):
+ * The provisioning batch window (upstream `provisioning/batcher.go`):
  * the first trigger opens a window; each new trigger (a pod UID not seen in this window) extends
  * it by the idle duration (default 1 s), up to the max duration (default 10 s) from the first.
  * Repeated triggers for the same pod do not extend it.

@@ -1,6 +1,5 @@
 /**
- * Turns a scheduler result into a NodeClaim object (karpenter-core.md 2.15, behavior 9;
- * upstream `nodeclaimtemplate.go` `ToNodeClaim`).
+ * Turns a scheduler result into a NodeClaim object (upstream `nodeclaimtemplate.go` `ToNodeClaim`).
  */
 import type { NodeClaim, NodePool, NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 import {

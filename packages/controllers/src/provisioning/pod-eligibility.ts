@@ -1,5 +1,5 @@
 /**
- * Which pending pods the provisioner acts on (karpenter-core.md 2.2, behavior 1; upstream
+ * Which pending pods the provisioner acts on (upstream
  * `pkg/utils/pod/scheduling.go` and `provisioner.Validate`).
  *
  * Provisionable: kube-scheduler marked it `PodScheduled=False/Unschedulable`, it is unbound,

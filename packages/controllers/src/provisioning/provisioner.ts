@@ -1,5 +1,5 @@
 /**
- * The provisioner (karpenter-core.md 2.1–2.3 and 2.15, behaviors 1, 2, 8, 9; upstream
+ * The provisioner (upstream
  * `provisioning/provisioner.go`): a singleton reconciler that, once the batch window closes and
  * cluster state is synced, schedules the pending pods with the Scheduler and creates the node
  * claims it asks for.

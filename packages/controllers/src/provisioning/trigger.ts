@@ -1,5 +1,5 @@
 /**
- * The provisioning triggers (karpenter-core.md 2.1; upstream `provisioning/controller.go`): a pod
+ * The provisioning triggers (upstream `provisioning/controller.go`): a pod
  * reconciler that feeds the batcher with each provisionable pod (and re-triggers every 10 s while
  * it stays provisionable), and a node reconciler that triggers for nodes being disrupted, whose
  * pods will need new homes.

@@ -1,5 +1,5 @@
 /**
- * A pod's volumes as the provisioner reads them (karpenter-core.md 2.2 and 2.9; upstream
+ * A pod's volumes as the provisioner reads them (upstream
  * `provisioning/scheduling/volumetopology.go` and `pkg/scheduling/volumeusage.go`), over the
  * PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes of cluster state:
  *

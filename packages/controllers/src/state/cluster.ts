@@ -1,5 +1,5 @@
 /**
- * In-memory cluster state (upstream `state/cluster.go`, karpenter-core.md 2.1 and behavior 11):
+ * In-memory cluster state (upstream `state/cluster.go`):
  * Nodes and NodeClaims merged by provider ID into StateNodes, the pods bound to each node, the
  * DaemonSets (for daemonset overhead), nominations, marked-for-deletion, and the "synced" gate
  * the provisioner waits on. It is fed by watch events (see `informer.ts`) and by the

@@ -1,6 +1,6 @@
 /**
  * A StateNode: one machine as cluster state sees it, the merge of its Node and its NodeClaim
- * (karpenter-core.md behavior 11, upstream `state/statenode.go`). Before the Node registers the
+ * (upstream `state/statenode.go`). Before the Node registers the
  * NodeClaim speaks for it (labels, taints, allocatable); until it is initialized the NodeClaim's
  * allocatable and capacity stand in, and startup and known ephemeral taints are ignored, because
  * they are expected to go away.

@@ -1,6 +1,6 @@
 /**
- * Node termination (upstream `node/termination/controller.go`, karpenter-core.md 4.2, behavior
- * 20): for a managed Node being deleted (deletionTimestamp and our finalizer):
+ * Node termination (upstream `node/termination/controller.go`): for a managed Node being deleted
+ * (deletionTimestamp and our finalizer):
  * 1. delete its NodeClaim too, if that is not deleting yet;
  * 2. fast path: a Node that is not Ready and whose instance the cloud no longer has just loses
  *    its finalizer;

@@ -1,6 +1,5 @@
 /**
- * Draining a node (upstream `node/termination/terminator/terminator.go` and `eviction.go`,
- * karpenter-core.md 4.2 and 3.10, behavior 20).
+ * Draining a node (upstream `node/termination/terminator/terminator.go` and `eviction.go`).
  *
  * Pods waiting for eviction are the node's pods that are not terminal, do not tolerate the
  * `karpenter.sh/disrupted:NoSchedule` taint, are not stuck terminating (more than 1 min past

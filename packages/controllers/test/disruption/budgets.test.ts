@@ -1,5 +1,5 @@
 /**
- * Disruption budgets (karpenter-core.md 3.3, behavior 14): per NodePool and reason, the minimum
+ * Disruption budgets: per NodePool and reason, the minimum
  * of the active budgets that apply, percentages rounded up, cron windows in UTC, malformed
  * schedules failing closed, nodes already disrupting subtracted, only initialized nodes counted.
  */

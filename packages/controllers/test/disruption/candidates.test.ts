@@ -1,5 +1,5 @@
 /**
- * Disruption candidates (karpenter-core.md 3.2, behavior 13): which nodes a disruption method
+ * Disruption candidates: which nodes a disruption method
  * may look at, and why the others are not candidates.
  */
 import { Annotations } from '@karpenter-ts/api';

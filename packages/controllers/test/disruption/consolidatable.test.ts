@@ -1,5 +1,5 @@
 /**
- * The NodeClaim `Consolidatable` condition (karpenter-core.md 3.6, behavior 18): True once the
+ * The NodeClaim `Consolidatable` condition: True once the
  * NodeClaim is Initialized and consolidateAfter has passed since the last pod event on its node
  * (or since initialization when there was none); removed under `consolidateAfter: Never`.
  */

@@ -1,5 +1,5 @@
 /**
- * Single-node consolidation (karpenter-core.md 3.6, behavior 15): remove a node whose pods fit
+ * Single-node consolidation: remove a node whose pods fit
  * elsewhere, or replace it with exactly one strictly cheaper node; otherwise do nothing and say
  * why. Prices (sizedCatalog): small 0.2, medium 0.4, large 0.8, xlarge 1.6 USD/h on-demand,
  * spot at 0.7×.

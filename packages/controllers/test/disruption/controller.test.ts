@@ -1,5 +1,5 @@
 /**
- * The disruption loop (karpenter-core.md 3.1, behavior 12): methods in upstream's order
+ * The disruption loop: methods in upstream's order
  * (emptiness, drift, multi-node, single-node consolidation), the first that yields a command
  * ends the pass; 10 s polling; synced state required; emptiness and consolidation skip an
  * unchanged cluster for up to 5 minutes.

@@ -1,5 +1,5 @@
 /**
- * Drift (karpenter-core.md 3.5): the NodeClaim `Drifted` condition (NodePool hash,
+ * Drift: the NodeClaim `Drifted` condition (NodePool hash,
  * requirements, instance type gone, the provider's reason) and the drift method, which replaces
  * one drifted node per command within the Drifted budget, empty and oldest-drifted nodes first,
  * without the 15 s validation.

@@ -1,5 +1,5 @@
 /**
- * Emptiness (karpenter-core.md 3.4): every empty, consolidatable candidate the budgets allow
+ * Emptiness: every empty, consolidatable candidate the budgets allow
  * goes into one delete command, under every consolidation policy; validated after 15 s.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Expiration (karpenter-core.md 3.9): a NodeClaim older than its expireAfter is deleted,
+ * Expiration: a NodeClaim older than its expireAfter is deleted,
  * forcefully: no budget, PDB pre-check or do-not-disrupt stops it. `Never` never expires.
  */
 import { Annotations } from '@karpenter-ts/api';

@@ -1,5 +1,5 @@
 /**
- * Multi-node consolidation (karpenter-core.md 3.6): remove several nodes at once, replacing
+ * Multi-node consolidation: remove several nodes at once, replacing
  * them with at most one node that is cheaper than keeping any candidate of the same type.
  * Prices (sizedCatalog, on-demand): small 0.2, medium 0.4, large 0.8, xlarge 1.6 USD/h.
  */

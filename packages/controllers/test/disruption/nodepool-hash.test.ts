@@ -1,5 +1,5 @@
 /**
- * The NodePool hash controller (karpenter-core.md 1.7): writes the static-drift hash and its
+ * The NodePool hash controller: writes the static-drift hash and its
  * version on the NodePool and, when the version changes (a pool made by upstream Karpenter),
  * re-baselines the NodeClaims so the change never reads as drift.
  */

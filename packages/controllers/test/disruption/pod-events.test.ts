@@ -1,5 +1,5 @@
 /**
- * Pod events (karpenter-core.md 3.6 and 4.3): `status.lastPodEventTime` of a node's NodeClaim
+ * Pod events: `status.lastPodEventTime` of a node's NodeClaim
  * moves when a non-DaemonSet pod binds there, goes terminal, starts terminating or is deleted,
  * at most once every 10 s. Pods already bound when the controller starts are not events.
  */

@@ -1,5 +1,5 @@
 /**
- * The orchestration queue (karpenter-core.md 3.8, behavior 17): taint and mark the candidates,
+ * The orchestration queue: taint and mark the candidates,
  * launch the replacements, mark for deletion only after that, wait for the replacements to
  * initialize, then delete the candidates; a replacement that vanished or a command older than
  * 10 min is rolled back in full.

@@ -1,5 +1,5 @@
 /**
- * Spot-to-spot consolidation (karpenter-core.md 3.6, gate SpotToSpotConsolidation): off by
+ * Spot-to-spot consolidation (gate SpotToSpotConsolidation): off by
  * default; when on, a single spot node is replaced only when at least 15 spot options are cheaper,
  * and the replacement is limited to the 15 cheapest. Catalog: upstream's fake InstanceTypes(20)
  * (fake-it-i has i+1 cpu; spot and on-demand cost the same, growing with size).

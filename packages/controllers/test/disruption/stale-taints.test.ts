@@ -1,5 +1,5 @@
 /**
- * Stale disruption marks (karpenter-core.md 3.1): every disruption pass first removes the
+ * Stale disruption marks: every disruption pass first removes the
  * `karpenter.sh/disrupted` taint and `DisruptionReason` from nodes that no command holds and
  * that are not going away, which is what a crash between marking and deleting leaves behind.
  */

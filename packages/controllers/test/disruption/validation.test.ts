@@ -1,5 +1,5 @@
 /**
- * Command validation (karpenter-core.md 3.7, behavior 16): 15 s after a consolidation command is
+ * Command validation: 15 s after a consolidation command is
  * computed the cluster is read again; if the command no longer holds it is rejected with a
  * `ConsolidationRejected` event and nothing is started.
  */

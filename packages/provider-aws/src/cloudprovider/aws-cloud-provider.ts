@@ -2,7 +2,7 @@
  * The AWS (EC2) cloud provider: launches node claims with one CreateFleet `instant` call over
  * launch templates it keeps per AMI and kubelet settings, reads instances back, terminates them,
  * reports drift, and lists the cluster's instances for garbage collection. Behaviour follows
- * upstream `aws/karpenter-provider-aws` v1.14 (reference aws-provider.md 4 and 5); the
+ * upstream `aws/karpenter-provider-aws` v1.14; the
  * differences are listed in the package README.
  */
 import {

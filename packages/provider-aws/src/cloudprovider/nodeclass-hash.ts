@@ -1,5 +1,5 @@
 /**
- * The EC2NodeClass drift hash (reference aws-provider.md 5, NodeClassDrift): the spec without
+ * The EC2NodeClass drift hash (NodeClassDrift): the spec without
  * the selector terms (subnets, security groups, capacity reservations, AMIs), `amiFamily` and
  * `ipPrefixCount`, plus the resolved AMI family. Changes to those are seen as AMI, subnet or
  * security group drift instead. The value is sha256 over canonical JSON (sorted keys), not

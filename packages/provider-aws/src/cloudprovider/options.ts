@@ -1,5 +1,6 @@
 /**
- * Options of {@link AwsCloudProvider}: the operator settings of reference aws-provider.md 6 that
+ * Options of {@link AwsCloudProvider}: the operator settings of upstream Karpenter's AWS provider
+ * that
  * the launch path uses, and the seams (SDK clients, NodeClass lookup, clock).
  */
 import type { Clock } from '@karpenter-ts/cloudprovider';

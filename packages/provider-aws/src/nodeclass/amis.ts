@@ -1,6 +1,6 @@
 /**
- * `status.amis`: the AMIs `amiSelectorTerms` select (upstream pkg/providers/amifamily,
- * reference aws-provider.md 1.1 "AMI resolution"). An alias becomes SSM parameter reads, one per
+ * `status.amis`: the AMIs `amiSelectorTerms` select (upstream pkg/providers/amifamily). An alias
+ * becomes SSM parameter reads, one per
  * architecture and variant; other terms become DescribeImages filters. For each distinct
  * requirement set one AMI is kept: non-deprecated over deprecated, then the newer CreationDate,
  * then the lexically larger name.

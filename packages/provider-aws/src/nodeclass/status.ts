@@ -1,6 +1,6 @@
 /**
- * What the EC2NodeClass status controller writes (upstream pkg/controllers/nodeclass, reference
- * aws-provider.md 1.2): `status.subnets`, `securityGroups`, `amis`, `instanceProfile` and the
+ * What the EC2NodeClass status controller writes (upstream pkg/controllers/nodeclass):
+ * `status.subnets`, `securityGroups`, `amis`, `instanceProfile` and the
  * conditions `SubnetsReady`, `SecurityGroupsReady`, `AMIsReady`, `InstanceProfileReady`,
  * `ValidationSucceeded`, rolled up into `Ready`, with the period after which to look again.
  * Pure of Kubernetes: it reads AWS and returns what to write.

@@ -1,5 +1,5 @@
 /**
- * The topology domain universe (karpenter-core.md 2.10): for every label key, the values a node
+ * The topology domain universe: for every label key, the values a node
  * could carry — from every NodePool × instance type, every existing node, and every in-flight
  * node claim's hostname — each remembered with the taints of the nodes that would carry it, so
  * `nodeTaintsPolicy: Honor` can leave out domains only reachable through untolerated taints.

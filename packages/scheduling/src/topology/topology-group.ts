@@ -1,5 +1,5 @@
 /**
- * One topology group (karpenter-core.md 2.10, upstream `topologygroup.go`): a topology spread
+ * One topology group (upstream `topologygroup.go`): a topology spread
  * constraint, a pod-affinity term or a pod-anti-affinity term, de-duplicated across pods, with the
  * number of matching pods per domain of its key.
  */

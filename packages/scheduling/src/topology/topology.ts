@@ -1,5 +1,5 @@
 /**
- * Topology for one scheduling batch (karpenter-core.md 2.10, upstream `topology.go`): the
+ * Topology for one scheduling batch (upstream `topology.go`): the
  * registry of de-duplicated topology groups, their counts, and the per-attempt evaluation that
  * turns a pod's spread, affinity and anti-affinity constraints into requirements on a candidate
  * node (or a failure reason).

@@ -1,6 +1,6 @@
 /**
- * What single-node and multi-node consolidation share (upstream `disruption/consolidation.go`,
- * karpenter-core.md 3.6, behavior 15): the candidate filter and `computeConsolidation`.
+ * What single-node and multi-node consolidation share (upstream `disruption/consolidation.go`):
+ * the candidate filter and `computeConsolidation`.
  *
  * Filter: not a static pool; the instance type is in the pool's catalog; the node has zone and
  * capacity-type labels; `consolidateAfter` is not `Never`; the node is not empty (empty nodes are

@@ -1,5 +1,5 @@
 /**
- * Drift (upstream `disruption/drift.go`, karpenter-core.md 3.5): replace NodeClaims marked
+ * Drift (upstream `disruption/drift.go`): replace NodeClaims marked
  * `Drifted`, one candidate per command, oldest drift first and empty nodes before the others.
  * Each candidate's pods are simulated with the pending pods; when a pod that has to move cannot
  * be scheduled the candidate is skipped (a `DisruptionBlocked` event) and the next one is tried.

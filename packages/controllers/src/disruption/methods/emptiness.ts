@@ -1,5 +1,5 @@
 /**
- * Emptiness (upstream `disruption/emptiness.go`, karpenter-core.md 3.4): delete nodes with no
+ * Emptiness (upstream `disruption/emptiness.go`): delete nodes with no
  * pod that has to move, under every consolidation policy. All empty candidates the budgets allow
  * go into one delete command, highest savings ratio first; the command is validated after 15 s
  * and then proceeds with the candidates still empty and within budget.

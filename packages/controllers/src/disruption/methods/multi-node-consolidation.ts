@@ -1,6 +1,6 @@
 /**
- * Multi-node consolidation (upstream `disruption/multinodeconsolidation.go`, karpenter-core.md
- * 3.6): remove several nodes at once, replacing them with at most one node. Candidates are sorted
+ * Multi-node consolidation (upstream `disruption/multinodeconsolidation.go`): remove several nodes
+ * at once, replacing them with at most one node. Candidates are sorted
  * by savings ratio (highest first) and cut by the budgets; then a binary search over the prefix
  * length (at least 2 nodes) finds the longest prefix that consolidates: success tries longer,
  * failure shorter, the last success wins. A replacement must be cheaper than keeping any

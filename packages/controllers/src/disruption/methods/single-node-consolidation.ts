@@ -1,6 +1,6 @@
 /**
- * Single-node consolidation (upstream `disruption/singlenodeconsolidation.go`, karpenter-core.md
- * 3.6): try the candidates one at a time, highest savings ratio first, taking the NodePools in
+ * Single-node consolidation (upstream `disruption/singlenodeconsolidation.go`): try the candidates
+ * one at a time, highest savings ratio first, taking the NodePools in
  * turn (round robin, so one large pool does not starve the others), and return the first
  * command: delete the node, or replace it with one cheaper node. A pool whose budget is used up
  * is skipped. Upstream stops after 3 minutes; this runs to the end (see the benchmark).

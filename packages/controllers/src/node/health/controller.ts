@@ -1,5 +1,5 @@
 /**
- * Node repair (upstream `node/health/controller.go`, karpenter-core.md 3.9; feature gate
+ * Node repair (upstream `node/health/controller.go`; feature gate
  * `NodeRepair`, off by default): a managed Node whose condition matches one of the cloud
  * provider's repair policies (type and status) for at least the policy's toleration is replaced
  * forcefully: its NodeClaim gets `karpenter.sh/nodeclaim-termination-timestamp` = now (the drain

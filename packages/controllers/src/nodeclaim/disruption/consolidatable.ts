@@ -1,6 +1,6 @@
 /**
- * The NodeClaim `Consolidatable` condition (upstream `nodeclaim/disruption/consolidation.go`,
- * karpenter-core.md 3.6 and behavior 18): True once the NodeClaim is Initialized and
+ * The NodeClaim `Consolidatable` condition (upstream `nodeclaim/disruption/consolidation.go`):
+ * True once the NodeClaim is Initialized and
  * `consolidateAfter` has passed since the last pod event on its node (`status.lastPodEventTime`),
  * or since it was initialized when no pod event was recorded. Removed while consolidation is off
  * (`consolidateAfter: Never`), before initialization and while the wait runs.

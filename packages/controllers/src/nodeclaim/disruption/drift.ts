@@ -1,6 +1,6 @@
 /**
- * The NodeClaim `Drifted` condition (upstream `nodeclaim/disruption/drift.go`, karpenter-core.md
- * 3.5 and behavior 18), for launched NodeClaims only; the first reason that holds wins:
+ * The NodeClaim `Drifted` condition (upstream `nodeclaim/disruption/drift.go`), for launched
+ * NodeClaims only; the first reason that holds wins:
  * - `NodePoolDrifted`: the NodePool's `karpenter.sh/nodepool-hash` differs from the NodeClaim's
  *   while both carry the same hash version (a version change re-baselines instead, see the
  *   NodePool hash controller);

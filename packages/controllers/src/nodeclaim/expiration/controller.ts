@@ -1,6 +1,6 @@
 /**
- * Expiration (upstream `nodeclaim/expiration/controller.go`, karpenter-core.md 3.9 and behavior
- * 18): a NodeClaim older than its `spec.expireAfter` is deleted, forcefully: no disruption budget,
+ * Expiration (upstream `nodeclaim/expiration/controller.go`): a NodeClaim older than its
+ * `spec.expireAfter` is deleted, forcefully: no disruption budget,
  * PDB pre-check or do-not-disrupt stops it (the drain still honours PDBs and do-not-disrupt until
  * the NodeClaim's terminationGracePeriod ends). No replacement is launched ahead: the provisioner
  * reschedules the pods of the deleting node. `expireAfter: Never` (or unset) never expires.

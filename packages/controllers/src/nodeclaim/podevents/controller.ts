@@ -1,5 +1,5 @@
 /**
- * Pod events (upstream `nodeclaim/podevents/controller.go`, karpenter-core.md 3.6 and 4.3):
+ * Pod events (upstream `nodeclaim/podevents/controller.go`):
  * records `status.lastPodEventTime` on the NodeClaim of a node when a pod that is not a DaemonSet
  * pod is bound to it, goes terminal, starts terminating or is deleted there, at most once every
  * 10 s per NodeClaim. `consolidateAfter` counts from this time.

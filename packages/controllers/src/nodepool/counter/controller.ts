@@ -1,5 +1,5 @@
 /**
- * NodePool counter (upstream `nodepool/counter`, karpenter-core.md 1.1): keeps
+ * NodePool counter (upstream `nodepool/counter`): keeps
  * `status.resources` (the summed capacity of the pool's nodes plus `nodes`, see
  * `nodePoolResources`) and `status.nodes` (the same node count; the scale subresource's
  * `statusReplicasPath` and the NODES printer column) current. It reads cluster state, not the

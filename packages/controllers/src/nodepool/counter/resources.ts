@@ -1,6 +1,6 @@
 /**
  * What the NodePool counter counts and how it prints it (upstream `nodepool/counter` over
- * `state.Cluster`'s per-pool resources, karpenter-core.md 1.1 status fields).
+ * `state.Cluster`'s per-pool resources).
  */
 import { addResources, formatQuantity, type ResourceList } from '@karpenter-ts/scheduling';
 import type { Cluster } from '../../state/cluster.js';

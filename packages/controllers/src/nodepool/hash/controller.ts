@@ -1,5 +1,5 @@
 /**
- * The NodePool hash controller (upstream `nodepool/hash/controller.go`, karpenter-core.md 1.7):
+ * The NodePool hash controller (upstream `nodepool/hash/controller.go`):
  * writes `karpenter.sh/nodepool-hash` (see `nodePoolHash`) and `karpenter.sh/nodepool-hash-version`
  * on the NodePool. When the pool's version annotation is not ours (a pool made by upstream
  * Karpenter, or by an older hash algorithm), its NodeClaims are re-baselined first: each gets our

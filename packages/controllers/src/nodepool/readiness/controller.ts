@@ -1,5 +1,5 @@
 /**
- * NodePool readiness (upstream `nodepool/readiness`, karpenter-core.md 4.3): mirrors the
+ * NodePool readiness (upstream `nodepool/readiness`): mirrors the
  * referenced NodeClass into `NodeClassReady` — False when it is missing or being deleted, else
  * its `Ready` status — and sets the root `Ready` = `ValidationSucceeded` ∧ `NodeClassReady`
  * (the provisioner only launches from Ready pools). A pool whose NodeClass kind this cloud

@@ -1,6 +1,6 @@
 /**
- * NodePool validation (upstream `nodepool/validation`, karpenter-core.md 1.3 "runtime
- * validation"): runs the runtime checks of @karpenter-ts/api on each NodePool and reports them
+ * NodePool validation (upstream `nodepool/validation`): runs the runtime checks of
+ * @karpenter-ts/api on each NodePool and reports them
  * in `ValidationSucceeded` (False with the violations as message). The root `Ready` is left to
  * the readiness controller.
  */
