@@ -46,6 +46,19 @@ events:
     ]);
   });
 
+  it('names a Cluster Autoscaler node group NodePool the manifests lack (the run failed at its start)', async () => {
+    const path = writeScenario(
+      scenarioYaml(`autoscalers: [cluster-autoscaler]
+clusterAutoscaler:
+  nodeGroups:
+    - {nodePool: nope, instanceTypes: [m6i.large]}
+`),
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:10 clusterAutoscaler.nodeGroups[0].nodePool: no NodePool named nope (there are: default)',
+    ]);
+  });
+
   it('stops at the schema problems when a field the later checks need is wrong', async () => {
     const path = writeScenario(
       scenarioYaml(`clouds: [{cloud: gcp}]

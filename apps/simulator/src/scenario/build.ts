@@ -348,6 +348,15 @@ export function buildScenario(
     };
   }
 
+  // The baseline's node groups name NodePools; one no manifest has would fail the run at its start.
+  (data.clusterAutoscaler?.nodeGroups ?? []).forEach((g, i) => {
+    if (!ctx.nodePoolNames.includes(g.nodePool))
+      problem(
+        ['clusterAutoscaler', 'nodeGroups', i, 'nodePool'],
+        `no NodePool named ${g.nodePool} (there are: ${ctx.nodePoolNames.join(', ')})`,
+      );
+  });
+
   if (problems.length > 0) return { problems };
   return {
     problems: [],
