@@ -485,6 +485,6 @@ function awsWiring(
     aws: wired.cloudProvider,
     extraWellKnownLabels: wired.extraWellKnownLabels,
     periodic: wired.periodic,
-    nodeClassReconcilers: [wired.nodeClassReconciler],
+    nodeClassReconcilers: wired.nodeClassReconcilers,
   };
 }

@@ -79,7 +79,9 @@ describe('Helm chart', () => {
         ...['update', 'patch'].map((v) => `karpenter.sim/simnodeclasses/status:${v}`),
         ...['get', 'list', 'watch'].map((v) => `karpenter.azure.com/aksnodeclasses:${v}`),
         ...['update', 'patch'].map((v) => `karpenter.azure.com/aksnodeclasses/status:${v}`),
-        ...['get', 'list', 'watch'].map((v) => `karpenter.k8s.aws/ec2nodeclasses:${v}`),
+        ...['get', 'list', 'watch', 'update', 'patch'].map(
+          (v) => `karpenter.k8s.aws/ec2nodeclasses:${v}`,
+        ),
         ...['update', 'patch'].map((v) => `karpenter.k8s.aws/ec2nodeclasses/status:${v}`),
       ].sort(),
     );

@@ -13,6 +13,12 @@ export const AwsGroup = 'karpenter.k8s.aws';
 export const AwsV1 = 'karpenter.k8s.aws/v1';
 /** Kind name. */
 export const EC2NodeClassKind = 'EC2NodeClass';
+/**
+ * The finalizer the status controller puts on every EC2NodeClass (upstream's name): deletion
+ * waits for the NodeClass's NodeClaims, then removes its launch templates and managed instance
+ * profile.
+ */
+export const EC2NodeClassTerminationFinalizer = 'karpenter.k8s.aws/termination';
 
 /** AMI families (`spec.amiFamily`). */
 export type AMIFamily =

@@ -30,3 +30,5 @@ export * from './controllers/interruption/messages.js';
 export * from './controllers/interruption/queue.js';
 export * from './controllers/interruption/events.js';
 export * from './controllers/interruption/controller.js';
+export * from './controllers/nodeclass/termination/controller.js';
+export * from './controllers/instanceprofile/garbagecollection/controller.js';

@@ -2,10 +2,10 @@
  * `--provider aws`, wiring only: the {@link AwsCloudProvider} of `@karpenter-ts/provider-aws`
  * built from the operator options and the environment ({@link readAwsSettings}), talking to EC2,
  * SSM and IAM through the AWS SDK, and the provider package's own controllers (the EC2NodeClass
- * status controller, launch template garbage collection, the spot price refresh, and with
- * `--interruption-queue` the interruption controller polling SQS) handed to the manager with the
- * AWS well-known labels. Orphan instances are collected by the core garbage collection over
- * `list()`.
+ * status and termination controllers, launch template and instance profile garbage collection,
+ * the spot price refresh, and with `--interruption-queue` the interruption controller polling
+ * SQS) handed to the manager with the AWS well-known labels. Orphan instances are collected by
+ * the core garbage collection over `list()`.
  */
 import {
   AwsCloudProvider,
@@ -14,11 +14,13 @@ import {
   InterruptionController,
   SqsInterruptionQueue,
   apiServerMinorVersion,
+  awsInstanceProfileGarbageCollectionTask,
   awsLaunchTemplateGarbageCollectionTask,
   awsSpotPriceRefreshTask,
   createAwsClients,
   createSqsClient,
   ec2NodeClassStatusController,
+  ec2NodeClassTerminationController,
   type AwsProviderLogger,
   type EC2NodeClass,
   type InterruptionMetrics,
@@ -35,7 +37,8 @@ export { EC2NodeClassResource };
 export interface AwsWiring {
   readonly cloudProvider: AwsCloudProvider;
   readonly extraWellKnownLabels: readonly string[];
-  readonly nodeClassReconciler: (name: string) => Promise<ReconcileResult>;
+  /** The EC2NodeClass status and termination reconcilers, run in turn per NodeClass name. */
+  readonly nodeClassReconcilers: readonly ((name: string) => Promise<ReconcileResult>)[];
   readonly periodic: readonly PeriodicTask[];
   /** The interruption controller, when `--interruption-queue` is set (its task is in `periodic`). */
   readonly interruption?: InterruptionController;
@@ -88,6 +91,13 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
   const periodic: PeriodicTask[] = [
     awsLaunchTemplateGarbageCollectionTask(cloudProvider),
     awsSpotPriceRefreshTask(cloudProvider),
+    awsInstanceProfileGarbageCollectionTask({
+      client,
+      clients,
+      clock: inputs.clock,
+      region: s.region,
+      clusterName: inputs.clusterName,
+    }),
   ];
   let interruption: InterruptionController | undefined;
   if (s.interruptionQueue !== undefined) {
@@ -116,13 +126,21 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
     extraWellKnownLabels: [...AwsWellKnownLabels],
     periodic,
     ...(interruption !== undefined ? { interruption } : {}),
-    nodeClassReconciler: ec2NodeClassStatusController({
-      client,
-      clock: inputs.clock,
-      clients,
-      region: s.region,
-      clusterName: inputs.clusterName,
-      kubernetesVersion: apiServerMinorVersion((m, p) => inputs.request(m, p), inputs.clock),
-    }),
+    nodeClassReconcilers: [
+      ec2NodeClassStatusController({
+        client,
+        clock: inputs.clock,
+        clients,
+        region: s.region,
+        clusterName: inputs.clusterName,
+        kubernetesVersion: apiServerMinorVersion((m, p) => inputs.request(m, p), inputs.clock),
+      }),
+      ec2NodeClassTerminationController({
+        client,
+        clients,
+        region: s.region,
+        clusterName: inputs.clusterName,
+      }),
+    ],
   };
 }

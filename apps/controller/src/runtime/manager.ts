@@ -360,6 +360,9 @@ export class Manager {
         nodeClaims.add(e.object.metadata.name ?? '');
         if (e.type !== 'DELETED') claimConditions.add(e.object.metadata.name ?? '');
         if (e.type === 'DELETED') metrics.nodeClaimTerminated(e.object);
+        // A NodeClass being deleted waits for its node claims (a provider's finalizer): the last
+        // one going lets it finish now rather than at its next periodic check.
+        if (e.type === 'DELETED') nodeClasses.add(e.object.spec.nodeClassRef.name);
         // Gone before its launch result was written (e.g. deleted while no controller ran): its
         // instance, if any, has no owner now. Look now, not at the next 2 min pass (unless a
         // provider's own GC collects orphans: then this pass would not touch it).

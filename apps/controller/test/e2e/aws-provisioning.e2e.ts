@@ -6,9 +6,12 @@
  * the node claims terminates every instance, and launch template garbage collection leaves none.
  * A capacity error for the cheapest type makes the fleet fall back and fills the
  * unavailable-offerings cache. An EC2NodeClass whose subnet selector matches nothing is
- * `Ready=False` (`SubnetsNotFound`) and its NodePool launches nothing.
+ * `Ready=False` (`SubnetsNotFound`) and its NodePool launches nothing. Deleting an EC2NodeClass
+ * waits for its node claims (the `karpenter.k8s.aws/termination` finalizer), then removes its
+ * launch templates and the instance profile made for its role.
  */
 import { DescribeLaunchTemplatesCommand } from '@aws-sdk/client-ec2';
+import { listInstanceProfiles } from '@karpenter-ts/provider-aws';
 import type { AwsEmulator } from '@karpenter-ts/aws-emulator';
 import type { KubeConnection } from '@karpenter-ts/kube';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,5 +221,67 @@ describe('karpenter-ts-controller --provider aws against the AWS emulator', () =
     await new Promise((r) => setTimeout(r, 5000));
     expect(aws.launches.length).toBe(launches);
     expect((await w.pods()).every((p) => !p.spec?.nodeName)).toBe(true);
+  });
+
+  it('deleting the EC2NodeClass waits for its node claims, then removes its launch templates and instance profile', async () => {
+    const path = '/apis/karpenter.k8s.aws/v1/ec2nodeclasses/aws';
+    const before = await api.request<{
+      metadata: { finalizers?: string[] };
+      status?: { instanceProfile?: string };
+    }>('GET', path);
+    expect(before.metadata.finalizers).toEqual(['karpenter.k8s.aws/termination']);
+    const profile = before.status?.instanceProfile ?? '';
+    // A node claim launched from the NodeClass (the earlier ones went with consolidation).
+    await eventually(
+      'namespace aws to be created again',
+      () =>
+        api
+          .request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'aws' } } })
+          .then(() => true),
+      60_000,
+    );
+    await eventually(
+      'the default service account',
+      () => api.request('GET', '/api/v1/namespaces/aws/serviceaccounts/default'),
+      30_000,
+    );
+    const w = new Workload(api, 'aws', 1);
+    await w.deploy();
+    const claims = await eventually(
+      'a launched node claim of pool aws',
+      async () => {
+        const launched = (await w.nodeClaims()).filter((c) => c.status?.providerID);
+        return launched.length > 0 ? launched : undefined;
+      },
+      90_000,
+    );
+    await api.request('DELETE', path);
+    await new Promise((r) => setTimeout(r, 3000));
+    const waiting = await api.request<{ metadata: { deletionTimestamp?: string } }>('GET', path);
+    expect(waiting.metadata.deletionTimestamp).toBeDefined();
+    // Nothing new launches for a NodeClass being deleted: the pod stays pending once its node goes.
+    const launches = aws.launches.length;
+    for (const c of claims)
+      await api.request('DELETE', `/apis/karpenter.sh/v1/nodeclaims/${c.metadata.name}`);
+    await eventually(
+      'the EC2NodeClass to go',
+      async () =>
+        api.request('GET', path).then(
+          () => false,
+          () => true,
+        ),
+      60_000,
+    );
+    expect(await activeInstances()).toEqual([]);
+    expect(aws.launches.length).toBe(launches);
+    const lts = await aws.clients.ec2.send(
+      new DescribeLaunchTemplatesCommand({
+        Filters: [{ Name: 'tag:karpenter.k8s.aws/ec2nodeclass', Values: ['aws'] }],
+      }),
+    );
+    expect(lts.LaunchTemplates ?? []).toEqual([]);
+    expect(profile).not.toBe('');
+    const profiles = await listInstanceProfiles(aws.clients.iam, '/');
+    expect(profiles.map((p) => p.InstanceProfileName)).not.toContain(profile);
   });
 });

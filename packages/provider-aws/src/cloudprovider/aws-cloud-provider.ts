@@ -189,10 +189,16 @@ export class AwsCloudProvider implements CloudProvider {
     return prices.size;
   }
 
-  /** Instance types of the NodePool's EC2NodeClass (none when it is missing). */
+  /**
+   * Instance types of the NodePool's EC2NodeClass (none when it is missing or being deleted:
+   * upstream treats a deleting NodeClass as not found, so nothing new launches while its
+   * termination waits for the NodeClaims it has).
+   */
   async getInstanceTypes(nodePool: NodePool): Promise<InstanceType[]> {
     const nodeClass = await this.#o.getNodeClass(nodePool.spec.template.spec.nodeClassRef.name);
-    return nodeClass ? this.#instanceTypes(nodeClass) : [];
+    return nodeClass && nodeClass.metadata.deletionTimestamp === undefined
+      ? this.#instanceTypes(nodeClass)
+      : [];
   }
 
   #instanceTypes(nodeClass: EC2NodeClass): InstanceType[] {
@@ -211,6 +217,10 @@ export class AwsCloudProvider implements CloudProvider {
     const nodeClass = await this.#o.getNodeClass(name);
     if (!nodeClass)
       throw new InsufficientCapacityError(`node claim ${claim}: EC2NodeClass ${name} not found`);
+    if (nodeClass.metadata.deletionTimestamp !== undefined)
+      throw new InsufficientCapacityError(
+        `node claim ${claim}: EC2NodeClass ${name} is being deleted`,
+      );
     const ready = nodeClass.status?.conditions?.find((c) => c.type === 'Ready');
     if (!ready || ready.status === 'Unknown')
       throw new CreateError(
@@ -248,7 +258,7 @@ export class AwsCloudProvider implements CloudProvider {
    * launched instance does not use are deleted, so a failed launch leaves nothing behind.
    * Idempotent per node claim name: an instance already tagged for it is returned.
    *
-   * Raises InsufficientCapacityError (NodeClass missing, nothing launchable, every override out
+   * Raises InsufficientCapacityError (NodeClass missing or being deleted, nothing launchable, every override out
    * of capacity), NodeClassNotReadyError, or CreateError (`InvalidNodeClaim`, `NodeClassNotReady`
    * for unknown readiness, `TagValidationFailed`, `NoCompatibleAMI`, `LaunchFailed` with EC2's code).
    */

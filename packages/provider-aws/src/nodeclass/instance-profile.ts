@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import {
   AddRoleToInstanceProfileCommand,
   CreateInstanceProfileCommand,
+  DeleteInstanceProfileCommand,
   GetInstanceProfileCommand,
+  paginateListInstanceProfiles,
   RemoveRoleFromInstanceProfileCommand,
   type IAMClient,
   type InstanceProfile,
@@ -47,6 +49,57 @@ export function managedInstanceProfilePath(
   input: Pick<InstanceProfileInput, 'region' | 'clusterName' | 'nodeClassUID'>,
 ): string {
   return `/karpenter/${input.region}/${input.clusterName}/${input.nodeClassUID}/`;
+}
+
+/** The IAM path prefix of every profile Karpenter owns in the cluster (all its NodeClasses). */
+export function clusterInstanceProfilePath(
+  input: Pick<InstanceProfileInput, 'region' | 'clusterName'>,
+): string {
+  return `/karpenter/${input.region}/${input.clusterName}/`;
+}
+
+/**
+ * The instance profiles under an IAM path prefix (ListInstanceProfiles with `PathPrefix`, every
+ * page). IAM lists no tags here, so the path is what says who owns a profile. Each returned
+ * profile's path is checked against the prefix again: the callers delete what this returns, and
+ * an endpoint that ignored the filter (the AWS emulator does) must not make them delete profiles
+ * of another cluster or NodeClass.
+ */
+export async function listInstanceProfiles(
+  iam: IAMClient,
+  pathPrefix: string,
+): Promise<InstanceProfile[]> {
+  const out: InstanceProfile[] = [];
+  for await (const page of paginateListInstanceProfiles(
+    { client: iam },
+    { PathPrefix: pathPrefix },
+  ))
+    for (const p of page.InstanceProfiles ?? [])
+      if ((p.Path ?? '').startsWith(pathPrefix)) out.push(p);
+  return out;
+}
+
+/**
+ * Deletes an instance profile as upstream does: its roles removed first (IAM refuses to delete a
+ * profile that holds one), then the profile. A profile or role already gone is not an error;
+ * other SDK errors are raised.
+ */
+export async function deleteInstanceProfile(iam: IAMClient, name: string): Promise<void> {
+  const profile = await getProfile(iam, name);
+  if (!profile) return;
+  try {
+    for (const r of profile.Roles ?? [])
+      await iam.send(
+        new RemoveRoleFromInstanceProfileCommand({
+          InstanceProfileName: name,
+          RoleName: r.RoleName ?? '',
+        }),
+      );
+    await iam.send(new DeleteInstanceProfileCommand({ InstanceProfileName: name }));
+  } catch (err) {
+    if (isAwsNotFound(err)) return;
+    throw err;
+  }
 }
 
 async function getProfile(iam: IAMClient, name: string): Promise<InstanceProfile | undefined> {

@@ -266,6 +266,22 @@ describe('AwsCloudProvider.create', () => {
     );
     expect(aws.launches.length).toBe(before);
   });
+
+  it('launches nothing from a Ready NodeClass being deleted, and offers no instance types for it, as for a missing one', async () => {
+    const deleting = await readyNodeClass('deleting');
+    expect(deleting.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    deleting.metadata.deletionTimestamp = new Date().toISOString() as never;
+    const before = aws.launches.length;
+    await expect(provider.create(claim([types('m5.large')], 'deleting'))).rejects.toThrow(
+      /EC2NodeClass deleting is being deleted/,
+    );
+    await expect(provider.create(claim([types('m5.large')], 'deleting'))).rejects.toBeInstanceOf(
+      InsufficientCapacityError,
+    );
+    const pool = { spec: { template: { spec: { nodeClassRef: { name: 'deleting' } } } } } as never;
+    expect(await provider.getInstanceTypes(pool)).toEqual([]);
+    expect(aws.launches.length).toBe(before);
+  });
 });
 
 describe('AwsCloudProvider delete, get, list, drift, launch template GC', () => {

@@ -6,9 +6,13 @@
  * `InstanceProfileReady`, `ValidationSucceeded` and `Ready`, as {@link resolveEC2NodeClassStatus}
  * decides them. Every condition carries `observedGeneration` and keeps its transition time while
  * its status holds. The status is written only when it changed; the next pass comes after the
- * shortest refresh period of what it read (1 minute: subnets).
+ * shortest refresh period of what it read (1 minute: subnets). Before its first status write it
+ * puts the `karpenter.k8s.aws/termination` finalizer on the NodeClass, as upstream's status
+ * controller does, so deleting it runs the termination controller's cleanup.
  */
 import {
+  isConflict,
+  isNotFound,
   setNodeClassCondition,
   writeNodeClassStatus,
   type Clock,
@@ -17,7 +21,12 @@ import {
   type ReconcileResult,
 } from '@karpenter-ts/controllers';
 import type { AwsClients } from '../../../aws/clients.js';
-import { AwsGroup, EC2NodeClassKind, type EC2NodeClass } from '../../../ec2nodeclass.js';
+import {
+  AwsGroup,
+  EC2NodeClassKind,
+  EC2NodeClassTerminationFinalizer,
+  type EC2NodeClass,
+} from '../../../ec2nodeclass.js';
 import { resolveEC2NodeClassStatus } from '../../../nodeclass/status.js';
 
 /** What {@link reconcileEC2NodeClass} needs. */
@@ -32,9 +41,9 @@ export interface EC2NodeClassStatusControllerContext {
 }
 
 /**
- * Reconciles the named EC2NodeClass's status and writes it when it changed. Returns requeue
- * after `requeueAfterSeconds` of the resolution, 1 s after a write conflict, `{}` when the
- * NodeClass is missing or deleting. Raises AWS failures other than "not found" and
+ * Adds the termination finalizer when missing, then reconciles the named EC2NodeClass's status
+ * and writes it when it changed. Returns requeue after `requeueAfterSeconds` of the resolution,
+ * 1 s after a write conflict, `{}` when the NodeClass is missing or deleting. Raises AWS failures other than "not found" and
  * "unauthorized" (see resolveEC2NodeClassStatus), leaving the status as it was, so the work
  * queue retries with backoff.
  */
@@ -42,12 +51,26 @@ export async function reconcileEC2NodeClass(
   ctx: EC2NodeClassStatusControllerContext,
   name: string,
 ): Promise<ReconcileResult> {
-  const current = await ctx.client.get('NodeClass', {
+  let current = await ctx.client.get('NodeClass', {
     name,
     nodeClass: { group: AwsGroup, kind: EC2NodeClassKind },
   });
   if (current === undefined || current.kind !== EC2NodeClassKind) return {};
   if (current.metadata.deletionTimestamp !== undefined) return {};
+  if (!(current.metadata.finalizers ?? []).includes(EC2NodeClassTerminationFinalizer)) {
+    const withFinalizer: NodeClassObject = structuredClone(current);
+    withFinalizer.metadata.finalizers = [
+      ...(current.metadata.finalizers ?? []),
+      EC2NodeClassTerminationFinalizer,
+    ];
+    try {
+      current = await ctx.client.update('NodeClass', withFinalizer);
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      if (isConflict(err)) return { requeueAfter: 1 };
+      throw err;
+    }
+  }
   const nodeClass = current as unknown as EC2NodeClass;
   const resolution = await resolveEC2NodeClassStatus(
     {
