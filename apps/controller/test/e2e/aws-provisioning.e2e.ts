@@ -194,33 +194,6 @@ describe('karpenter-ts-controller --provider aws against the AWS emulator', () =
       operator.aws!.unavailableOfferings.list().some((k) => k.instanceType === 'm5.large'),
     ).toBe(true);
     aws.faults.clear();
-    await w.remove().catch(() => undefined);
-  });
-
-  it('an EC2NodeClass whose subnets match nothing is Ready=False (SubnetsNotFound) and its NodePool launches nothing', async () => {
-    await createPool('nosubnet', 'nobody', ['on-demand']);
-    const ready = await eventually(
-      'the EC2NodeClass Ready condition',
-      async () => {
-        const nc = await api.request<{
-          status?: { conditions?: { type: string; status: string; reason?: string }[] };
-        }>('GET', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses/nosubnet');
-        return nc.status?.conditions?.find((c) => c.type === 'Ready');
-      },
-      30_000,
-    );
-    expect(ready).toMatchObject({ status: 'False', reason: 'SubnetsNotFound' });
-    const launches = aws.launches.length;
-    const w = new Workload(api, 'nosubnet', 1);
-    await eventually(
-      'the default service account',
-      () => api.request('GET', '/api/v1/namespaces/nosubnet/serviceaccounts/default'),
-      30_000,
-    );
-    await w.deploy();
-    await new Promise((r) => setTimeout(r, 5000));
-    expect(aws.launches.length).toBe(launches);
-    expect((await w.pods()).every((p) => !p.spec?.nodeName)).toBe(true);
   });
 
   it('deleting the EC2NodeClass waits for its node claims, then removes its launch templates and instance profile', async () => {
@@ -231,30 +204,10 @@ describe('karpenter-ts-controller --provider aws against the AWS emulator', () =
     }>('GET', path);
     expect(before.metadata.finalizers).toEqual(['karpenter.k8s.aws/termination']);
     const profile = before.status?.instanceProfile ?? '';
-    // A node claim launched from the NodeClass (the earlier ones went with consolidation).
-    await eventually(
-      'namespace aws to be created again',
-      () =>
-        api
-          .request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'aws' } } })
-          .then(() => true),
-      60_000,
-    );
-    await eventually(
-      'the default service account',
-      () => api.request('GET', '/api/v1/namespaces/aws/serviceaccounts/default'),
-      30_000,
-    );
+    // The fallback test's pod is still running on a node launched from this NodeClass.
     const w = new Workload(api, 'aws', 1);
-    await w.deploy();
-    const claims = await eventually(
-      'a launched node claim of pool aws',
-      async () => {
-        const launched = (await w.nodeClaims()).filter((c) => c.status?.providerID);
-        return launched.length > 0 ? launched : undefined;
-      },
-      90_000,
-    );
+    const claims = await w.nodeClaims();
+    expect(claims.length).toBeGreaterThan(0);
     await api.request('DELETE', path);
     await new Promise((r) => setTimeout(r, 3000));
     const waiting = await api.request<{ metadata: { deletionTimestamp?: string } }>('GET', path);
@@ -283,5 +236,32 @@ describe('karpenter-ts-controller --provider aws against the AWS emulator', () =
     expect(profile).not.toBe('');
     const profiles = await listInstanceProfiles(aws.clients.iam, '/');
     expect(profiles.map((p) => p.InstanceProfileName)).not.toContain(profile);
+    await w.remove().catch(() => undefined);
+  });
+
+  it('an EC2NodeClass whose subnets match nothing is Ready=False (SubnetsNotFound) and its NodePool launches nothing', async () => {
+    await createPool('nosubnet', 'nobody', ['on-demand']);
+    const ready = await eventually(
+      'the EC2NodeClass Ready condition',
+      async () => {
+        const nc = await api.request<{
+          status?: { conditions?: { type: string; status: string; reason?: string }[] };
+        }>('GET', '/apis/karpenter.k8s.aws/v1/ec2nodeclasses/nosubnet');
+        return nc.status?.conditions?.find((c) => c.type === 'Ready');
+      },
+      30_000,
+    );
+    expect(ready).toMatchObject({ status: 'False', reason: 'SubnetsNotFound' });
+    const launches = aws.launches.length;
+    const w = new Workload(api, 'nosubnet', 1);
+    await eventually(
+      'the default service account',
+      () => api.request('GET', '/api/v1/namespaces/nosubnet/serviceaccounts/default'),
+      30_000,
+    );
+    await w.deploy();
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(aws.launches.length).toBe(launches);
+    expect((await w.pods()).every((p) => !p.spec?.nodeName)).toBe(true);
   });
 });
