@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Lints the Helm chart and renders it for each provider; every rendered document must parse as
-# YAML and the rendering must hold the expected kinds. azure is rendered with the complete
-# ci/azure-values.yaml, and must fail without its required values (all named in one message); a
-# misspelt value must fail the schema check.
+# YAML and the rendering must hold the expected kinds. azure and aws are rendered with the complete
+# ci/azure-values.yaml and ci/aws-values.yaml, and must fail without their required values (all
+# named in one message); a misspelt value must fail the schema check.
 # helm: $HELM, else the build of tools/local-cluster/build-helm.sh (in $KARPENTER_TS_CACHE, which
 # `bash tools/local-cluster/build.sh helm` makes), else `helm` on PATH.
 set -euo pipefail
@@ -21,11 +21,12 @@ command -v "$helm" >/dev/null || {
   exit 1
 }
 azure="$chart/ci/azure-values.yaml"
+aws="$chart/ci/aws-values.yaml"
 
 node "$here/sync-crds.mjs" --check
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" -f "$azure"
-"$helm" lint --strict "$chart" --set provider=aws --set clusterName=eks-1
+"$helm" lint --strict "$chart" -f "$aws"
 if "$helm" template t "$chart" --kube-version 1.36.3 --set provider=azure >/dev/null 2>&1; then
   echo "lint-chart: provider=azure without clusterName must fail" >&2; exit 1
 fi
@@ -39,12 +40,18 @@ for value in clusterName azure.subscriptionId azure.sshPublicKey azure.credentia
     echo "lint-chart: provider=azure with nothing set must name $value among the missing values, got: $missing" >&2; exit 1
   }
 done
+missing="$("$helm" template t "$chart" --kube-version 1.36.3 --set provider=aws 2>&1 || true)"
+for value in clusterName aws.region aws.clusterEndpoint aws.credential.roleArn; do
+  grep -q -- "- $value is required" <<<"$missing" || {
+    echo "lint-chart: provider=aws with nothing set must name $value among the missing values, got: $missing" >&2; exit 1
+  }
+done
 # The schema refuses unknown keys (here a misspelt clusterName), naming them.
 typo="$("$helm" template t "$chart" --kube-version 1.36.3 --set clustername=aks-1 2>&1 || true)"
 grep -q "additional properties 'clustername' not allowed" <<<"$typo" || {
   echo "lint-chart: a misspelt top-level value (clustername) must fail naming it, got: $typo" >&2; exit 1
 }
-for args in "--set provider=sim" "-f $azure" "--set provider=aws --set clusterName=eks-1"; do
+for args in "--set provider=sim" "-f $azure" "-f $aws"; do
   # shellcheck disable=SC2086
   "$helm" template karpenter-ts "$chart" --kube-version 1.36.3 --namespace karpenter --include-crds $args \
     | node "$here/check-rendered.mjs" "$args"

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildOptionsProgram, parseOptions } from '../../src/options/options.js';
 import { readAzureSettings, type AzureSettings } from '../../src/providers/azure-settings.js';
+import { readAwsSettings } from '../../src/providers/aws-settings.js';
 import { MIN_MEMORY_LIMIT_MIB, MiB, oldSpaceForMemoryLimit } from '../../src/runtime/heap-limit.js';
 import {
   containerEnvironment,
@@ -465,10 +466,10 @@ describe('Helm chart, providers sim and aws', () => {
   });
 
   it('renders aws with its cluster name and options the parser accepts', async () => {
-    const r = await render({ provider: 'aws', clusterName: 'eks-1' });
+    const r = await render(awsValues);
     expect(parseOptions([], r.env)).toMatchObject({
       kind: 'run',
-      options: { provider: 'aws', clusterName: 'eks-1' },
+      options: { provider: 'aws', clusterName: awsValues.clusterName },
     });
   });
 
@@ -476,6 +477,152 @@ describe('Helm chart, providers sim and aws', () => {
     const script = new URL('../../../../deploy/scripts/lint-chart.sh', import.meta.url).pathname;
     const { stdout } = await run('bash', [script], { env: { ...process.env, HELM: helm } });
     expect(stdout).toContain('lint-chart: ok');
+  });
+});
+
+/** The complete aws configuration the chart ships for its own checks. */
+const awsValues = parse(readFileSync(`${chartDir}/ci/aws-values.yaml`, 'utf8')) as Values;
+const awsShipped = awsValues['aws'] as {
+  region: string;
+  clusterEndpoint: string;
+  clusterCABundle: string;
+  credential: { mode: string; roleArn: string };
+};
+
+/** Values the chart requires for provider aws (IRSA), and the variable each feeds. */
+const awsRequiredValues: [string, string | undefined][] = [
+  ['clusterName', 'CLUSTER_NAME'],
+  ['aws.region', 'AWS_REGION'],
+  ['aws.clusterEndpoint', 'CLUSTER_ENDPOINT'],
+  // The service account annotation, not a variable.
+  ['aws.credential.roleArn', undefined],
+];
+
+/** The options, then readAwsSettings, over the rendered environment, recording what they read. */
+function startAwsController(env: Record<string, string>) {
+  const read = new Set(
+    buildOptionsProgram('0')
+      .options.map((o) => o.envVar)
+      .filter((n): n is string => n !== undefined),
+  );
+  const tracked = new Proxy(env, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  }) as NodeJS.ProcessEnv;
+  const parsed = parseOptions([], env);
+  if (parsed.kind !== 'run') throw new Error(`the options parser refused: ${parsed.output}`);
+  const settings = readAwsSettings(tracked, {
+    interruptionQueue: parsed.options.interruptionQueue,
+  });
+  return { options: parsed.options, settings, read };
+}
+
+describe('Helm chart, provider aws: rendered by helm, read by the controller', () => {
+  it('renders an environment from which the controller reads back every value put in, and nothing it does not read', async () => {
+    const r = await render(awsValues);
+    const { options, settings, read } = startAwsController(r.env);
+    expect(options).toMatchObject({ provider: 'aws', clusterName: awsValues.clusterName });
+    expect(settings).toEqual({
+      region: awsShipped.region,
+      clusterEndpoint: awsShipped.clusterEndpoint,
+      clusterCABundle: awsShipped.clusterCABundle,
+      vmMemoryOverheadPercent: 0.075,
+      reservedENIs: 1,
+      interruptionQueue: 'my-eks',
+    });
+    expect(r.names.filter((n) => !read.has(n))).toEqual([]);
+    expect(r.names.filter((n) => /AZURE|ARM_|VNET|SSH/.test(n))).toEqual([]);
+  });
+
+  it('annotates the service account with the IRSA role, and nothing for Pod Identity', async () => {
+    const irsa = only((await render(awsValues)).manifests, 'ServiceAccount');
+    expect(irsa.metadata.annotations).toEqual({
+      'eks.amazonaws.com/role-arn': awsShipped.credential.roleArn,
+    });
+    const podIdentity = await render(
+      withValue(awsValues, 'aws.credential', { mode: 'pod-identity', roleArn: '' }),
+    );
+    expect(only(podIdentity.manifests, 'ServiceAccount').metadata.annotations).toBeUndefined();
+    expect(startAwsController(podIdentity.env).settings.region).toBe(awsShipped.region);
+  });
+
+  it('refuses a role ARN that is not one, and an unknown aws value', async () => {
+    const bad = await helmTemplate(
+      helm,
+      withValue(awsValues, 'aws.credential.roleArn', 'Karpenter'),
+    );
+    expect(bad.ok ? '' : bad.error).toMatch(/aws\/credential\/roleArn/);
+    const typo = await helmTemplate(helm, withValue(awsValues, 'aws.interruptionQueueName', 'q'));
+    expect(typo.ok ? '' : typo.error).toContain(
+      "additional properties 'interruptionQueueName' not allowed",
+    );
+  });
+
+  it('leaves optional settings out when empty, so the controller defaults apply', async () => {
+    let values = withValue(awsValues, 'aws.clusterCABundle', '');
+    values = withValue(values, 'aws.vmMemoryOverheadPercent', null);
+    values = withValue(values, 'aws.reservedENIs', '');
+    values = withValue(values, 'aws.interruptionQueue', '');
+    const r = await render(values);
+    for (const name of [
+      'CLUSTER_CA_BUNDLE',
+      'VM_MEMORY_OVERHEAD_PERCENT',
+      'RESERVED_ENIS',
+      'INTERRUPTION_QUEUE',
+    ])
+      expect(r.names).not.toContain(name);
+    const { settings } = startAwsController(r.env);
+    expect(Object.keys(settings).sort()).toEqual(['clusterEndpoint', 'region']);
+  });
+
+  it('names every missing required value in one failure, and requires exactly the variables the controller cannot start without', async () => {
+    let values = awsValues;
+    for (const [path] of awsRequiredValues) values = withValue(values, path, '');
+    const r = await helmTemplate(helm, values);
+    const error = r.ok ? 'rendered' : r.error;
+    for (const [path] of awsRequiredValues) expect(error).toContain(`${path} is required`);
+    expect(error.match(/^Error:/gm)).toHaveLength(1);
+    expect(error).toContain('docs/aws-deploy.md');
+
+    const rendered = await render(awsValues);
+    const needed = rendered.names.filter((name) => {
+      const without = { ...rendered.env };
+      delete without[name];
+      try {
+        startAwsController(without);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    // And PROVIDER: without it the controller runs as sim and refuses the aws-only
+    // --interruption-queue (INTERRUPTION_QUEUE).
+    const chartRequired = ['PROVIDER', ...awsRequiredValues.flatMap(([, v]) => (v ? [v] : []))];
+    expect(new Set(needed)).toEqual(new Set(chartRequired));
+  });
+
+  it('renders the values file docs/aws-deploy.md shows into settings the controller accepts', async () => {
+    const docs = readFileSync(
+      new URL('../../../../docs/aws-deploy.md', import.meta.url).pathname,
+      'utf8',
+    );
+    const block = /^## Install with Helm$[\s\S]*?^```yaml\n([\s\S]*?)^```$/m.exec(docs)?.[1];
+    expect(block, 'a yaml block under "## Install with Helm"').toBeDefined();
+    const values = parse(block ?? '') as Values;
+    const shown = values['aws'] as typeof awsShipped;
+    const r = await render(values);
+    const { options, settings, read } = startAwsController(r.env);
+    expect(options).toMatchObject({ provider: 'aws', clusterName: values.clusterName });
+    expect(settings).toMatchObject({
+      region: shown.region,
+      clusterEndpoint: shown.clusterEndpoint,
+    });
+    expect(r.names.filter((n) => !read.has(n))).toEqual([]);
+    expect(only(r.manifests, 'ServiceAccount').metadata.annotations).toEqual({
+      'eks.amazonaws.com/role-arn': shown.credential.roleArn,
+    });
   });
 });
 

@@ -77,6 +77,15 @@ other templates read these values plainly.
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- if eq $v.provider "aws" -}}
+{{- $aw := "for provider aws" -}}
+{{- range $key := list "region" "clusterEndpoint" -}}
+{{- $checks = append $checks (list (printf "aws.%s" $key) $aw) -}}
+{{- end -}}
+{{- if and (eq $v.aws.credential.mode "irsa") $v.serviceAccount.create -}}
+{{- $checks = append $checks (list "aws.credential.roleArn" "for aws.credential.mode irsa: the ARN of the controller's IAM role, annotated on the service account") -}}
+{{- end -}}
+{{- end -}}
 {{- $missing := list -}}
 {{- range $check := $checks -}}
 {{- $path := index $check 0 -}}
@@ -102,6 +111,7 @@ other templates read these values plainly.
 {{- end -}}
 {{- if $problems -}}
 {{- $where := ternary "\ndocs/azure-deploy.md says where each azure value comes from." "" (and (gt (len $missing) 0) (eq $v.provider "azure")) -}}
+{{- $where = ternary "\ndocs/aws-deploy.md says where each aws value comes from." $where (and (gt (len $missing) 0) (eq $v.provider "aws")) -}}
 {{- $title := ternary "required values are missing:" "values are missing or invalid:" (eq (len $problems) (len $missing)) -}}
 {{- fail (printf "%s\n%s%s" $title (join "\n" $problems) $where) -}}
 {{- end -}}
@@ -135,6 +145,44 @@ of bytes under 2^53, within one part in 10^16 otherwise.
 {{- if and (eq .Values.provider "azure") (eq .Values.azure.credential.mode "workload-identity") -}}
 true
 {{- end -}}
+{{- end -}}
+
+{{/* "true" when the controller authenticates with IAM roles for service accounts, else empty. */}}
+{{- define "karpenter-ts.irsa" -}}
+{{- if and (eq .Values.provider "aws") (eq .Values.aws.credential.mode "irsa") -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/*
+The aws provider's settings as container env, under the names readAwsSettings reads
+(apps/controller/src/providers/aws-settings.ts). Required values are checked by
+karpenter-ts.validate. Optional values are left out when empty so the controller's default
+applies. Credentials are not here: the AWS SDK's default chain reads what EKS injects (IRSA or
+Pod Identity).
+*/}}
+{{- define "karpenter-ts.awsEnv" -}}
+{{- $aws := .Values.aws -}}
+- name: AWS_REGION
+  value: {{ $aws.region | quote }}
+- name: CLUSTER_ENDPOINT
+  value: {{ $aws.clusterEndpoint | quote }}
+{{- with $aws.clusterCABundle }}
+- name: CLUSTER_CA_BUNDLE
+  value: {{ . | quote }}
+{{- end }}
+{{- if and (not (kindIs "invalid" $aws.vmMemoryOverheadPercent)) (ne (toString $aws.vmMemoryOverheadPercent) "") }}
+- name: VM_MEMORY_OVERHEAD_PERCENT
+  value: {{ $aws.vmMemoryOverheadPercent | quote }}
+{{- end }}
+{{- if and (not (kindIs "invalid" $aws.reservedENIs)) (ne (toString $aws.reservedENIs) "") }}
+- name: RESERVED_ENIS
+  value: {{ $aws.reservedENIs | quote }}
+{{- end }}
+{{- with $aws.interruptionQueue }}
+- name: INTERRUPTION_QUEUE
+  value: {{ . | quote }}
+{{- end }}
 {{- end -}}
 
 {{/*
