@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 
+const awsSpotNote =
+  "AWS spot prices shown are the shipped model (0.7 × on-demand); the controller replaces them with DescribeSpotPriceHistory's at start and every 12 hours.";
+
 describe('karpenter-ts catalog', () => {
   it('prints a JSON array of {name, labels, capacity, allocatable, offerings} cheapest first', async () => {
     const { code, stdout, stderr } = await cli('catalog', '--cloud', 'sim', '--output', 'json');
@@ -98,6 +101,7 @@ describe('karpenter-ts catalog', () => {
     const lines = aws.stdout.trimEnd().split('\n');
     expect(lines.slice(1, 3).every((l) => /\$\d+\.\d{4}¹$/.test(l.trimEnd()))).toBe(true);
     expect(lines.at(-1)).toBe(footnote);
+    expect(lines.at(-2)).toBe(awsSpotNote);
     const onDemand = await cli(
       'catalog',
       '--cloud',
@@ -108,6 +112,26 @@ describe('karpenter-ts catalog', () => {
       '2',
     );
     expect(onDemand.stdout).not.toContain('¹');
+    expect(onDemand.stdout).not.toContain(awsSpotNote);
+  });
+
+  it('says under an AWS table with spot offerings, and in its help, that spot prices are the shipped model the controller refreshes from DescribeSpotPriceHistory', async () => {
+    const spotOnly = await cli(
+      'catalog',
+      '--cloud',
+      'aws',
+      '--requirements',
+      'karpenter.sh/capacity-type=In:spot',
+      '--limit',
+      '1',
+    );
+    expect(spotOnly.code).toBe(0);
+    expect(spotOnly.stdout).toContain(`\n${awsSpotNote}\n`);
+    const azure = await cli('catalog', '--cloud', 'azure', '--limit', '2');
+    expect(azure.stdout).not.toContain('DescribeSpotPriceHistory');
+    const help = await cli('catalog', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(awsSpotNote);
   });
 
   it('rejects a malformed requirement with exit code 2 and one line', async () => {

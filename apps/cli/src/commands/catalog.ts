@@ -10,7 +10,7 @@ import type { Runtime } from '../program.js';
 import { createCloud } from '../clouds/select.js';
 import { allowUndefinedLabels } from '../clouds/cloud.js';
 import { catalogEntryJson, launchableInstanceTypes } from '../clouds/catalog-view.js';
-import { renderCatalogTable } from '../output/catalog-table.js';
+import { awsSpotPriceNote, renderCatalogTable } from '../output/catalog-table.js';
 import { OUTPUT_FORMATS, toJson, toYaml, type OutputFormat } from '../output/format.js';
 import { CLOUD_NAMES, collectRequirements, type CloudName } from './options.js';
 
@@ -48,7 +48,8 @@ export function registerCatalog(program: Command, runtime: Runtime): void {
       'after',
       '\nExamples:\n' +
         '  karpenter-ts catalog --cloud azure --requirements karpenter.azure.com/sku-family=In:D --limit 10\n' +
-        '  karpenter-ts catalog --cloud aws --region us-west-2 --requirements kubernetes.io/arch=In:arm64 -o json',
+        '  karpenter-ts catalog --cloud aws --region us-west-2 --requirements kubernetes.io/arch=In:arm64 -o json\n\n' +
+        `Prices: on-demand from the shipped tables. ${awsSpotPriceNote}`,
     )
     .action((options: CatalogOptions) => {
       const limit = parseLimit(options.limit);

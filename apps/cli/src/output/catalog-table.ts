@@ -3,6 +3,7 @@
  */
 import type { Cloud } from '../clouds/cloud.js';
 import type { CatalogEntry } from '../clouds/catalog-view.js';
+import { DefaultSpotPriceFactor, SpotPriceRefreshSeconds } from '@karpenter-ts/provider-aws';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatUsd } from './units.js';
 import { cloudPlace } from './cloud-place.js';
@@ -68,9 +69,19 @@ export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[
     entries.some((e) => e.offerings.some((o) => o.capacityType === 'spot'))
       ? 'Azure spot prices equal on-demand prices in the shipped data (no spot price table).\n'
       : '';
+  const awsSpot =
+    cloud.name === 'aws' && entries.some((e) => e.offerings.some((o) => o.capacityType === 'spot'))
+      ? `${awsSpotPriceNote}\n`
+      : '';
   const footnote = marked ? `${MODELLED} spot price, not observed: ${cloud.spotPricing}\n` : '';
-  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloudPlace(cloud)}, cheapest available offering first.\n${spot}${footnote}`;
+  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloudPlace(cloud)}, cheapest available offering first.\n${spot}${awsSpot}${footnote}`;
 }
+
+/**
+ * What the catalog's AWS spot prices are: the shipped model, which the controller
+ * (`--provider aws`) replaces with DescribeSpotPriceHistory's at start and every 12 hours.
+ */
+export const awsSpotPriceNote = `AWS spot prices shown are the shipped model (${DefaultSpotPriceFactor} × on-demand); the controller replaces them with DescribeSpotPriceHistory's at start and every ${SpotPriceRefreshSeconds / 3600} hours.`;
 
 /** Whether the entry's price is a modelled spot price, not an on-demand one. */
 function modelledSpotPrice(cloud: Cloud, entry: CatalogEntry): boolean {
