@@ -9,7 +9,8 @@
  * report: a summary table with every case grouped by scenario, and each scenario's charts drawn
  * with every point of its cases' files (test-artifacts/sweep-report.png).
  *
- * Cost: about 20 s (the runs about 10 s, Chromium's start and the pages about 5 s).
+ * Cost: four short runs (one hour, three of 30 minutes), Chromium's start and two pages: 108 s
+ * measured at a load average above 20.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
