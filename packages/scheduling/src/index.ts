@@ -74,5 +74,6 @@ export type {
   SchedulerInstanceType,
   SchedulerOffering,
   SchedulerOptions,
+  SolveOptions,
   SchedulingResults,
 } from './scheduler-types.js';

@@ -127,6 +127,15 @@ export interface ExistingNodePlacement {
   readonly pods: readonly Pod[];
 }
 
+/** Options of one `Scheduler.solve`. */
+export interface SolveOptions {
+  /**
+   * Names of existing nodes to leave out of this solve, as if the Scheduler had been built
+   * without them (a consolidation simulation's candidates). Unknown names are ignored.
+   */
+  readonly without?: ReadonlySet<string>;
+}
+
 /** What one `solve` decided. */
 export interface SchedulingResults<IT extends SchedulerInstanceType = SchedulerInstanceType> {
   readonly newNodeClaims: readonly NewNodeClaim<IT>[];

@@ -20,21 +20,16 @@ import {
   type CatalogRow,
 } from './catalog.js';
 import { ClaimDomainIndex, ClaimOrder } from './claim-order.js';
-import {
-  daemonPod,
-  existingNodeDaemonOverhead,
-  groupDaemonsByInstanceType,
-  isDaemonSetPod,
-} from './daemon-overhead.js';
+import { daemonPod, groupDaemonsByInstanceType } from './daemon-overhead.js';
 import type { DaemonGroup, DaemonPod } from './daemon-overhead.js';
-import { formatHostPort, HostPortUsage, podHostPorts } from './host-ports.js';
+import { ExistingNodes, type PreparedNode } from './existing-nodes.js';
+import { formatHostPort, HostPortUsage } from './host-ports.js';
 import { rowPriceOrder, type RowPriceOrder } from './instance-type-order.js';
 import { MaskMap } from './mask-map.js';
 import { checkMinValues, describeShortfall } from './min-values.js';
 import { nodePoolTemplate, orderByWeight, type NodePoolTemplate } from './node-pool-template.js';
 import { relax, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
 import { buildPodData, constraintRequirements, type PodData } from './pod-data.js';
-import { podRequests } from './pod-requests.js';
 import { SchedulingQueue } from './queue.js';
 import { Requirement } from './requirement.js';
 import { allowUndefinedWellKnownLabels, Requirements } from './requirements.js';
@@ -54,6 +49,7 @@ import type {
   SchedulerInstanceType,
   SchedulerOptions,
   SchedulingResults,
+  SolveOptions,
 } from './scheduler-types.js';
 import { toleratesAll } from './taints.js';
 import { VolumeUsage } from './volumes.js';
@@ -152,6 +148,10 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   private readonly groupSpecs: TopologyGroupSpecs;
   /** Keys a pod may require that a NodePool leaves undefined: Karpenter's and the provider's well-known labels. */
   private readonly allowUndefined: ReadonlySet<string>;
+  /** The domain universe of the templates: every pool × instance type (see `registerDomains`). */
+  private readonly templateDomains = new TopologyDomains();
+  /** The existing nodes, prepared on the first solve for every solve. */
+  private existingNodes: ExistingNodes | undefined;
 
   /**
    * @throws Error naming the field for malformed options (pools, quantities, requirements, an
@@ -225,6 +225,44 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     rows.forEach((_, r) => {
       if (this.catalog.overheadFits(r)) this.catalog.enable(r);
     });
+    this.registerDomains();
+  }
+
+  /** The domain universe of the templates: every pool × instance type's requirements and offerings. */
+  private registerDomains(): void {
+    const domains = this.templateDomains;
+    this.templates.forEach((t) => {
+      for (const r of t.requirements) {
+        if (!r.complement) for (const v of r.valuesList()) domains.register(r.key, v, t.taints);
+      }
+      for (const it of t.instanceTypes) {
+        const reqs = t.requirements.intersection(it.requirements);
+        for (const r of reqs) {
+          if (!r.complement) for (const v of r.valuesList()) domains.register(r.key, v, t.taints);
+        }
+        for (const o of it.offerings) {
+          if (!o.available || !reqs.isIntersecting(o.requirements)) continue;
+          for (const r of o.requirements) {
+            if (r.complement) continue;
+            for (const v of r.valuesList())
+              if (reqs.get(r.key).has(v)) domains.register(r.key, v, t.taints);
+          }
+        }
+      }
+    });
+  }
+
+  /** The existing nodes as every solve starts from them, prepared on first use. */
+  private existing(): ExistingNodes {
+    this.existingNodes ??= new ExistingNodes(this.options.existingNodes ?? [], {
+      daemons: this.daemons,
+      ...(this.options.podVolumes ? { podVolumes: this.options.podVolumes } : {}),
+      templateNames: this.templates.map((t) => t.name),
+      templateDomains: this.templateDomains,
+      groupSpecs: this.groupSpecs,
+      allowUndefined: this.allowUndefined,
+    });
+    return this.existingNodes;
   }
 
   /**
@@ -273,9 +311,14 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   /**
    * Schedules the pods. Every call starts from the scheduler's inputs (existing nodes, no
    * in-flight node claims), so repeated calls with the same pods give the same results.
+   * `options.without` leaves existing nodes out by name: the results are those of a Scheduler
+   * built without them (a disruption pass builds one Scheduler over the cluster and solves once
+   * per candidate set, each without the candidates). The existing nodes' state (requirements,
+   * resources left, daemonset overhead, host ports, volumes, topology counts) is prepared once,
+   * on the first call.
    */
-  solve(pods: readonly Pod[]): SchedulingResults<IT> {
-    return new SolveRun(this, pods).run();
+  solve(pods: readonly Pod[], options: SolveOptions = {}): SchedulingResults<IT> {
+    return new SolveRun(this, pods, options.without).run();
   }
 
   /** @internal state shared with a run. */
@@ -295,6 +338,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       groupSpecs: this.groupSpecs,
       attemptStatics: this.attemptStatics,
       allowUndefined: this.allowUndefined,
+      existing: () => this.existing(),
     };
   }
 }
@@ -309,7 +353,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
   private readonly solver: Solver;
   private readonly templates: readonly NodePoolTemplate<IT>[];
   private readonly topology: Topology;
-  private readonly domains = new TopologyDomains();
+  private readonly domains: TopologyDomains;
   private readonly existing: ExistingNodeState[] = [];
   private readonly claims: ClaimState[] = [];
   private readonly claimByHostname = new Map<string, ClaimState>();
@@ -345,6 +389,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
   constructor(
     scheduler: Scheduler<IT>,
     private readonly pods: readonly Pod[],
+    without: ReadonlySet<string> | undefined,
   ) {
     this.s = scheduler.internals;
     this.catalog = this.s.catalog;
@@ -376,110 +421,45 @@ class SolveRun<IT extends SchedulerInstanceType> {
     this.scratch = new Uint32Array(this.catalog.words);
     this.fit = new Uint32Array(this.catalog.words);
     this.zeros = new Float64Array(this.columns.length);
+    const nodes = this.s.existing();
+    const removed = nodes.indicesOf(without);
+    this.domains = nodes.domainsWithout(removed);
     this.topology = new Topology(this.domains, this.s.groupSpecs, this.s.allowUndefined);
-    this.registerDomains();
+    this.topology.seedExisting(nodes.topology, removed, nodes.templateHostnames);
     this.remaining = this.templates.map((t) =>
       t.limits === undefined ? undefined : { ...t.limits },
     );
     this.largestCapacity = this.templates.map((t) =>
       maxResources(...t.instanceTypes.map((it) => it.capacity)),
     );
-    this.initExistingNodes();
+    this.initExistingNodes(nodes.nodes, removed);
     this.limitMasks = this.templates.map((_, i) => this.limitMask(i));
     this.limitsExhausted = this.limitMasks.map((m) => countBits(m) === 0);
   }
 
-  /** The domain universe: every pool × instance type, every existing node. */
-  private registerDomains(): void {
-    this.templates.forEach((t) => {
-      for (const r of t.requirements) {
-        if (!r.complement)
-          for (const v of r.valuesList()) this.domains.register(r.key, v, t.taints);
+  /**
+   * Existing nodes, initialized first, then by name, except the `removed` indices: each starts
+   * from its prepared state (copied where a solve changes it), and uses its NodePool's limits.
+   */
+  private initExistingNodes(nodes: readonly PreparedNode[], removed: readonly number[]): void {
+    let next = 0;
+    for (const node of nodes) {
+      if (removed[next] === node.index) {
+        next++;
+        continue;
       }
-      for (const it of t.instanceTypes) {
-        const reqs = t.requirements.intersection(it.requirements);
-        for (const r of reqs) {
-          if (!r.complement)
-            for (const v of r.valuesList()) this.domains.register(r.key, v, t.taints);
-        }
-        for (const o of it.offerings) {
-          if (!o.available || !reqs.isIntersecting(o.requirements)) continue;
-          for (const r of o.requirements) {
-            if (r.complement) continue;
-            for (const v of r.valuesList())
-              if (reqs.get(r.key).has(v)) this.domains.register(r.key, v, t.taints);
-          }
-        }
-      }
-    });
-  }
-
-  /** Existing nodes: initialized first, then by name; their pods counted by topology and limits. */
-  private initExistingNodes(): void {
-    const inputs = [...(this.s.options.existingNodes ?? [])].sort((a, b) => {
-      const ia = a.initialized === false ? 1 : 0;
-      const ib = b.initialized === false ? 1 : 0;
-      return ia - ib || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    });
-    for (const input of inputs) {
-      const labels: Record<string, string> = { [HOSTNAME]: input.name, ...input.labels };
-      const requirements = Requirements.fromLabels(labels);
-      const taints = input.taints ?? [];
-      const pods = (input.pods ?? []).filter(
-        (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
-      );
-      let used: ResourceList = {};
-      let daemonUsed: ResourceList = {};
-      const hostPorts = new HostPortUsage();
-      const volumes =
-        input.volumeLimits !== undefined && Object.keys(input.volumeLimits).length > 0
-          ? new VolumeUsage(input.volumeLimits)
-          : undefined;
-      for (const p of pods) {
-        if (volumes !== undefined) {
-          const attached = this.s.options.podVolumes?.(p)?.attachments;
-          if (attached !== undefined) volumes.add(attached);
-        }
-        const req = podRequests(p);
-        used = addResources(used, req);
-        if (isDaemonSetPod(p)) daemonUsed = addResources(daemonUsed, req);
-        hostPorts.add(podHostPorts(p));
-        const affinity =
-          p.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-        this.topology.record(
-          { namespace: p.metadata?.namespace ?? 'default', labels: p.metadata?.labels ?? {} },
-          affinity,
-          requirements,
-          taints,
-          false,
-        );
-      }
-      const daemon = existingNodeDaemonOverhead(this.s.daemons, {
-        requirements,
-        taints,
-        pods,
-        boundDaemonRequests: daemonUsed,
-      });
-      hostPorts.add(daemon.hostPorts);
-      for (const key of Object.keys(labels))
-        this.domains.register(key, labels[key] as string, taints);
       this.existing.push({
-        input,
-        requirements,
-        taints,
-        available: subtractResources(subtractResources(input.allocatable, used), daemon.overhead),
-        hostPorts,
-        volumes,
+        input: node.input,
+        requirements: node.requirements,
+        taints: node.taints,
+        available: node.available,
+        hostPorts: new HostPortUsage(node.hostPorts),
+        volumes: node.volumes?.copy(),
         placed: [],
       });
-      const t = this.templates.findIndex((x) => x.name === input.nodePoolName);
+      const t = node.template;
       const rem = this.remaining[t];
-      if (t >= 0 && rem !== undefined) {
-        this.remaining[t] = subtractResources(rem, {
-          ...(input.capacity ?? input.allocatable),
-          nodes: 1,
-        });
-      }
+      if (t >= 0 && rem !== undefined) this.remaining[t] = subtractResources(rem, node.limitUsage);
     }
   }
 

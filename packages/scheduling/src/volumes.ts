@@ -38,6 +38,13 @@ export class VolumeUsage {
   /** @param limits attach limit per CSI driver (CSINode `spec.drivers[].allocatable.count`). */
   constructor(private readonly limits: Readonly<Record<string, number>>) {}
 
+  /** An independent usage with the same limits and attached volumes. */
+  copy(): VolumeUsage {
+    const out = new VolumeUsage(this.limits);
+    for (const [driver, set] of this.#byDriver) out.#byDriver.set(driver, new Set(set));
+    return out;
+  }
+
   /** Records volumes as attached. */
   add(attachments: readonly VolumeAttachment[]): void {
     for (const a of attachments) {

@@ -8,10 +8,15 @@
  * It fails when a pod that has to move (not a pending one) cannot be scheduled, or would only
  * fit on an uninitialized node (we assume a deleted node's pods move at once, which a node that is
  * not ready cannot take), unless that pod came from a node already being deleted.
+ *
+ * The simulations of one pass share one Scheduler (built on the first, over every node of the
+ * pass that is not going away) and solve without their candidates: the existing-node state is
+ * prepared once per pass instead of once per simulation, and the results are those of a
+ * Scheduler built over the remaining nodes alone.
  */
 import type { Pod } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
-import type { SchedulingResults } from '@karpenter-ts/scheduling';
+import type { Scheduler, SchedulingResults } from '@karpenter-ts/scheduling';
 import type { PdbLimits } from '../pdb-limits.js';
 import { podKey } from '../pods.js';
 import {
@@ -41,6 +46,21 @@ export interface SimulationResult {
   readonly failures: ReadonlyMap<Pod, string>;
 }
 
+/** The pass's Scheduler over every node not going away, per context (built on first use). */
+const passSchedulers = new WeakMap<SimulationContext, Scheduler<InstanceType>>();
+
+function passScheduler(ctx: SimulationContext): Scheduler<InstanceType> {
+  let scheduler = passSchedulers.get(ctx);
+  if (scheduler === undefined) {
+    scheduler = ctx.provisioner.newScheduler(
+      ctx.inputs,
+      ctx.nodes.filter((n) => !n.markedForDeletion && !n.deleting()),
+    );
+    passSchedulers.set(ctx, scheduler);
+  }
+  return scheduler;
+}
+
 /** Runs the simulation for `candidates` (see the module comment). */
 export function simulateScheduling(
   ctx: SimulationContext,
@@ -56,8 +76,7 @@ export function simulateScheduling(
   const fromDeleting = currentlyReschedulable(deleting, ctx.pdbs, ctx.nowMs);
   const moving = candidates.flatMap((c) => c.reschedulablePods);
   const pods = dedupe([...ctx.pendingPods, ...moving, ...fromDeleting]);
-  const scheduler = ctx.provisioner.newScheduler(ctx.inputs, kept);
-  const results = scheduler.solve(pods);
+  const results = passScheduler(ctx).solve(pods, { without: removed });
 
   const mustMove = new Set(moving.map(podKey));
   const fromDeletingKeys = new Set(fromDeleting.map(podKey));

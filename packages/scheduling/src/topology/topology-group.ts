@@ -70,6 +70,20 @@ export function domainEligible(
   return true;
 }
 
+const NONE: readonly string[] = [];
+
+/**
+ * The domains one pod counts in for a group of `kind` on a node whose requirement on the key is
+ * `domains` with finite values (see {@link TopologyGroup.record}): every value for
+ * anti-affinity, the single value for spread and affinity, none when a spread or affinity node
+ * is still undecided; empty for a complement requirement.
+ */
+export function decidedDomains(kind: TopologyGroupKind, domains: Requirement): readonly string[] {
+  if (domains.complement) return NONE;
+  if (kind === 'anti-affinity') return domains.valuesList();
+  return domains.values.size === 1 ? domains.valuesList() : NONE;
+}
+
 /** A de-duplicated topology constraint and its per-domain counts. */
 export class TopologyGroup {
   /** Matching pods per domain; absent means 0. */
@@ -151,21 +165,23 @@ export class TopologyGroup {
       }
       return;
     }
-    if (this.kind === 'anti-affinity') {
-      for (const d of domains.valuesList()) this.increment(d);
-    } else if (domains.values.size === 1) {
-      this.increment(domains.valuesList()[0] as string);
-    }
+    const counted = decidedDomains(this.kind, domains);
+    for (let i = 0; i < counted.length; i++) this.increment(counted[i] as string);
   }
 
   /** Adds one counted pod in `domain`. */
   increment(domain: string): void {
-    const n = this.counts.get(domain) ?? 0;
-    if (n === 0) {
+    this.add(domain, 1);
+  }
+
+  /** Adds `n` (> 0) counted pods in `domain`. */
+  add(domain: string, n: number): void {
+    const before = this.counts.get(domain) ?? 0;
+    if (before === 0) {
       this.occupied.push(domain);
       this.free?.delete(domain);
     }
-    this.counts.set(domain, n + 1);
+    this.counts.set(domain, before + n);
   }
 
   private notSatisfied: string | undefined;

@@ -23,6 +23,7 @@ import { Requirement } from '../requirement.js';
 import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '../requirements.js';
 import type { PodConstraints } from '../pod-constraints.js';
 import type { TopologyDomains } from './domains.js';
+import type { TopologyBaseline } from './topology-baseline.js';
 import {
   domainEligible,
   nodeFilterMatches,
@@ -77,6 +78,7 @@ const NO_DOMAINS: readonly string[] = [];
 const NO_REQUIREMENTS: readonly Requirement[] = [];
 const NO_HASHES: readonly string[] = [];
 const NO_DOMAIN_CHECKS: readonly TopologyCheck[] = [];
+const NO_NODES: readonly number[] = [];
 
 /** Affinity: the group's occupied domains the pod may use, sorted. */
 function occupiedWithin(g: TopologyGroup, podDomains: Requirement): readonly string[] {
@@ -121,6 +123,10 @@ export class Topology {
   private readonly placements: Placement[] = [];
   /** A pod's own groups, per constraints object (the unrelaxed constraints are cached per pod). */
   private readonly groupCache = new WeakMap<PodConstraints, TopologyGroup[]>();
+  /** The existing nodes' bound pods, counted from there (see `seedExisting`). */
+  private base: TopologyBaseline | undefined;
+  /** The baseline's nodes this batch leaves out. */
+  private removed: readonly number[] = NO_NODES;
 
   constructor(
     readonly domains: TopologyDomains,
@@ -188,6 +194,42 @@ export class Topology {
       inverseHashes = hashes;
     }
     this.placements.push({ pod, requirements, taints, inFlight, inverseHashes });
+  }
+
+  /**
+   * Counts the bound pods of the baseline's nodes, except `removed` (node indices), exactly as
+   * `record` of each of them in node order, before any pod of the batch, would: the inverse
+   * groups of their required anti-affinity terms are created in the order their first remaining
+   * owner comes, a hostname one knowing the hostnames registered before that owner's node
+   * (`templateHostnames`, then the earlier nodes' own), and every group created later counts
+   * them from the baseline rather than pod by pod. Call once, on a new Topology whose domains
+   * hold the templates' domains and those of the remaining nodes.
+   */
+  seedExisting(
+    base: TopologyBaseline,
+    removed: readonly number[],
+    templateHostnames: readonly string[],
+  ): void {
+    this.base = base;
+    this.removed = removed;
+    const removedSet = new Set(removed);
+    const order: { at: number; node: number; spec: GroupSpec }[] = [];
+    for (const owners of base.inverseOwners()) {
+      for (let i = 0; i < owners.nodes.length; i++) {
+        const node = owners.nodes[i] as number;
+        if (removedSet.has(node)) continue;
+        order.push({ at: owners.sequence[i] as number, node, spec: owners.spec });
+        break;
+      }
+    }
+    order.sort((a, b) => a.at - b.at);
+    for (const { node, spec } of order) {
+      this.group(spec, () => {
+        const nodes = base.hostnamesBefore(node, removedSet);
+        if (templateHostnames.length === 0) return nodes;
+        return [...new Set([...templateHostnames, ...nodes])].sort();
+      });
+    }
   }
 
   /**
@@ -525,8 +567,12 @@ export class Topology {
     return min;
   }
 
-  /** The group of a spec, created (and counted over everything placed so far) on first use. */
-  private group(spec: GroupSpec): TopologyGroup {
+  /**
+   * The group of a spec, created (and counted over everything placed so far) on first use.
+   * `hostnames`: the hostnames known when the group is created, if not every known one (see
+   * `seedExisting`).
+   */
+  private group(spec: GroupSpec, hostnames?: () => readonly string[]): TopologyGroup {
     const hash = spec.hash;
     const existing = this.byHash.get(hash);
     if (existing !== undefined) return existing;
@@ -563,9 +609,11 @@ export class Topology {
     }
     if (g.free !== undefined) {
       this.hostnameAntiGroups.push(g);
-      for (const h of this.domains.domains(HOSTNAME)) g.registerHostname(h);
+      for (const h of hostnames?.() ?? this.domains.domains(HOSTNAME)) g.registerHostname(h);
     }
-    // Count everything placed before the group existed.
+    // Count everything placed before the group existed: the existing nodes' pods from the
+    // baseline, then the batch's own placements.
+    this.base?.seed(g, this.removed);
     for (const p of this.placements) {
       if (g.inverse) {
         if (p.inverseHashes.includes(hash)) this.recordOne(g, p.requirements, p.inFlight);
