@@ -55,6 +55,8 @@ export interface SimulateOptions {
   minValuesPolicy?: MinValuesPolicy;
   /** Feature gate `NodeOverlay` (`--node-overlay`); default off, as upstream. */
   nodeOverlay?: boolean;
+  /** The work bound of provisionUntilSettled (pending pods summed over ticks); default 10 million. */
+  maxPendingPodTicks?: number;
 }
 
 /** A node claim and what the cloud launches for it. */
@@ -170,7 +172,7 @@ export async function simulate(
   notes.push(...nodeOverlayNotes(cluster));
   let results;
   try {
-    await provisionUntilSettled(cluster);
+    await provisionUntilSettled(cluster, options.maxPendingPodTicks);
     results = await clusterResults(cluster, read);
   } finally {
     cluster.loop.stop();
