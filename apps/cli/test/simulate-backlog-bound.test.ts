@@ -26,7 +26,10 @@ describe('simulate of a large pending backlog', () => {
   });
 
   it('settles within the default bound, the pods past the cpu limit left pending', async () => {
-    const simulation = await simulate(documents, createCloud('azure', undefined), { now: NOW, scale: 0.2 });
+    const simulation = await simulate(documents, createCloud('azure', undefined), {
+      now: NOW,
+      scale: 0.2,
+    });
     expect(simulation.pendingPods).toBe(200);
     expect(simulation.nodeClaims.length).toBeGreaterThan(0);
     expect(simulation.podErrors.length).toBeGreaterThan(0);
