@@ -172,3 +172,102 @@ spec:
     expect(simulate.code).toBe(1);
   }, 60_000);
 });
+
+/**
+ * Rewrites the first object of `kind` in the snapshot with `rewrite` (applied to its text, from
+ * its `kind:` line to the next list item), checking the rewrite changed something.
+ */
+function rewriteFirst(kind: string, rewrite: (object: string) => string): string {
+  const match = new RegExp(`( {4}kind: ${kind}\\n(?:(?! {2}- ).*\\n)*)`).exec(snapshot);
+  if (!match) throw new Error(`no ${kind} in the snapshot`);
+  const changed = rewrite(match[1]!);
+  expect(changed).not.toBe(match[1]);
+  return snapshot.replace(match[1]!, changed);
+}
+
+describe('a cluster snapshot object whose metadata or status lacks its Kubernetes type', () => {
+  it.each([
+    [
+      'a Node with status.conditions: {} (fuzz seed 20261202, input 1988)',
+      'node-conditions-map',
+      () => rewriteFirst('Node', (o) => o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: {}\n')),
+      'status.conditions',
+    ],
+    [
+      'a Pod with status.conditions: 3 (fuzz seed 20261202, input 2171)',
+      'pod-conditions-number',
+      () => rewriteFirst('Pod', (o) => o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: 3\n')),
+      'status.conditions',
+    ],
+    [
+      'a NodeClaim whose metadata is a nested list (fuzz seed 20261202, input 2192)',
+      'nodeclaim-metadata-list',
+      () =>
+        rewriteFirst('NodeClaim', (o) =>
+          o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '    metadata: [[a]]\n'),
+        ),
+      'metadata',
+    ],
+    [
+      'a Node with status.allocatable: null and no capacity (fuzz seed 20261202, input 1994)',
+      'node-allocatable-null',
+      () =>
+        rewriteFirst('Node', (o) =>
+          o
+            .replace(/ {6}capacity:\n(?: {8}.*\n)+/, '')
+            .replace(/ {6}allocatable:\n(?: {8}.*\n)+/, '      allocatable: null\n'),
+        ),
+      'status.allocatable',
+    ],
+    [
+      'a NodePool whose metadata is a list',
+      'nodepool-metadata-list',
+      () =>
+        rewriteFirst('NodePool', (o) =>
+          o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '    metadata: [default]\n'),
+        ),
+      'metadata',
+    ],
+    [
+      'a NodeClass whose metadata is a string',
+      'nodeclass-metadata-string',
+      () =>
+        rewriteFirst('SimNodeClass', (o) =>
+          o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '    metadata: default\n'),
+        ),
+      'metadata',
+    ],
+    [
+      'a Pod with a null condition',
+      'pod-condition-null',
+      () => rewriteFirst('Pod', (o) => o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: [null]\n')),
+      'status.conditions[0]',
+    ],
+    [
+      'a Node with status.capacity a list',
+      'node-capacity-list',
+      () => rewriteFirst('Node', (o) => o.replace(/ {6}capacity:\n(?: {8}.*\n)+/, '      capacity: [2]\n')),
+      'status.capacity',
+    ],
+  ])(
+    'is refused by validate, disrupt and simulate on the field, not with an internal error: %s',
+    async (_what, name, build, field) => {
+      const path = await file(`${name}.yaml`, build());
+      const validate = await cli('validate', path);
+      expect(validate.code).toBe(1);
+      const escaped = field.replace(/[.[\]]/g, '\\$&');
+      expect(validate.stderr + validate.stdout).toMatch(
+        new RegExp(`${name}\\.yaml:\\d+ (?:items\\[\\d+\\]\\.)?${escaped}: `),
+      );
+      for (const argv of [
+        ['disrupt', path, '--now', '2026-12-01T10:00:00Z'],
+        ['simulate', path, '--cloud', 'sim'],
+      ]) {
+        const result = await cli(...argv);
+        expect(result.stderr).not.toContain('internal error');
+        expect(result.stderr).toContain(field);
+        expect(result.code).toBe(1);
+      }
+    },
+  );
+});

@@ -239,12 +239,14 @@ function whyNothingLaunches(
 
 /**
  * Raises a ManifestError with the first problem (and the count of others) of the input's
- * NodePools, NodeClasses and workloads (see validateDocuments), or of an object the input
+ * NodePools, NodeClaims, NodeClasses, workloads, Nodes and PodDisruptionBudgets (see
+ * validateDocuments), or of an object the input
  * defines twice: what the apiserver would reject, or keep once, cannot be simulated as written.
  */
 export function rejectInvalidInput(inv: Inventory, cloud: Cloud): void {
   const docs = [
     ...inv.nodePools,
+    ...inv.nodeClaims,
     ...inv.nodeClasses,
     ...inv.workloads,
     ...inv.nodes,

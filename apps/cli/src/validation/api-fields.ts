@@ -86,11 +86,14 @@ const QUANTITY_FIELDS: ReadonlySet<string> = new Set([
   'V1VolumeResourceRequirements.requests',
   'V1PersistentVolumeClaimStatus.allocatedResources',
   'V1PersistentVolumeClaimStatus.capacity',
+  'V1ContainerStatus.allocatedResources',
 ]);
 const CHECKED_QUANTITIES: ReadonlySet<string> = new Set([
   'V1ResourceRequirements.limits',
   'V1ResourceRequirements.requests',
   'V1PodSpec.overhead',
+  'V1NodeStatus.allocatable',
+  'V1NodeStatus.capacity',
 ]);
 
 const ARRAY = /^Array<(.+)>$/;
@@ -104,9 +107,9 @@ const YAML11_BOOLEAN = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
  * when a declared field is close, and every value whose type is not the declared one (a list,
  * a mapping, a string, a boolean, an integer within its int32 or int64 range, an int-or-string,
  * a quantity), in document order. `null` is accepted anywhere, as the apiserver's decoder reads
- * it as unset. `status` is not checked: the system writes it, and a newer cluster's status has
- * fields the 1.34 models lack. Kinds without a model (anything but the workload kinds) have no
- * problems here.
+ * it as unset. In `status` (which the system writes, and which a cluster snapshot holds as the
+ * controllers read it) only the types are checked: a newer cluster's status has fields the 1.34
+ * models lack. Kinds without a model (anything but the workload kinds) have no problems here.
  */
 export function apiFieldProblems(object: KubeObject): FieldProblem[] {
   const model = Object.hasOwn(MODEL_OF_KIND, object.kind) ? MODEL_OF_KIND[object.kind] : undefined;
@@ -169,6 +172,7 @@ export function apiFieldProblems(object: KubeObject): FieldProblem[] {
       const at = path ? `${path}.${key}` : key;
       const declared = fields.get(key);
       if (declared === undefined) {
+        if (at.startsWith('status.')) continue;
         const hint = didYouMean(key, fields.keys());
         problems.push({
           path: at,
@@ -176,9 +180,7 @@ export function apiFieldProblems(object: KubeObject): FieldProblem[] {
           rule: 'unknown-field',
           ...(hint ? { meant: path ? `${path}.${hint}` : hint } : {}),
         });
-      } else if (!(path === '' && key === 'status')) {
-        walk(v, declared, at, `${type}.${key}`);
-      }
+      } else walk(v, declared, at, `${type}.${key}`);
     }
   };
   const integer = (value: unknown, format: string, path: string, what = 'an integer'): void => {

@@ -68,6 +68,7 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems};
  * core/v1 Nodes through {@link nodeProblems}; policy/v1 PodDisruptionBudgets through
  * {@link podDisruptionBudgetProblems}.
+ * Every checked object's `metadata`, when present, must be a mapping.
  * Objects in a provider's API group
  * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
  * is reported unless `options.nodeClassRefs` is false (`simulate` leaves such pools out instead).
@@ -101,7 +102,7 @@ export function validateDocuments(
       continue;
     }
     report.checked[kind] = (report.checked[kind] ?? 0) + 1;
-    const add = problemAdder(report.problems, doc);
+    const add = metadataFirst(doc, problemAdder(report.problems, doc));
     if (workload || node || pdb) {
       const problems = node
         ? nodeProblems(doc.object)
@@ -197,6 +198,27 @@ function foreignNodeClassRef(nodePool: NodePool): { path: string; message: strin
     path: 'spec.template.spec.nodeClassRef',
     message: `no provider here serves ${ref.kind} (group ${ref.group}): the NodePool is valid, but simulate, explain and compare leave it out`,
   };
+}
+
+/**
+ * `add`, after a problem on `metadata` when `doc`'s object has one that is not a mapping (every
+ * kind's objects have a metadata mapping with a name; the API server's decoder refuses any other
+ * value): then no other problem at or inside `metadata` is added, as that one says it.
+ */
+function metadataFirst(
+  doc: ManifestDocument,
+  add: (path: string, message: string) => void,
+): (path: string, message: string) => void {
+  const metadata: unknown = doc.object.metadata;
+  if (metadata === undefined || isMapping(metadata)) return add;
+  add('metadata', `must be a mapping with a name, got ${JSON.stringify(metadata)}`);
+  return (path, message) => {
+    if (!overlaps('metadata', path)) add(path, message);
+  };
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Adds a problem at a field path of `doc`'s object to `problems`. */

@@ -106,18 +106,25 @@ type Add = (path: string, message: string) => void;
 
 /**
  * The problems of a core/v1 Node the simulation reads as existing capacity: values of the wrong
- * type ({@link apiFieldProblems}; fields it does not declare are fine, as a newer cluster's
- * Node has fields the 1.34 models lack) and the quantities of `status.allocatable` and
- * `status.capacity` (valid, not negative, exactly countable).
+ * type, status included ({@link apiFieldProblems}; fields it does not declare are fine, as a
+ * newer cluster's Node has fields the 1.34 models lack), a `metadata.name`, a
+ * `status.allocatable` or `status.capacity` (the simulation takes capacity as allocatable when
+ * allocatable is unset; `null` is unset) and their quantities (valid, not negative, exactly
+ * countable).
  */
 export function nodeProblems(object: KubeObject): FieldProblem[] {
   const problems = apiFieldProblems(object).filter((p) => p.rule === 'type');
   const add: Add = (path, message) => problems.push({ path, message });
   requiredName(object, problems, add);
   const status = object.status;
+  if (problems.some((p) => p.path === 'status')) return problems;
+  const present = (list: string) => isRecord(status) && status[list] != null;
+  if (!present('allocatable') && !present('capacity'))
+    add('status.allocatable', 'required to simulate an existing node (or status.capacity)');
   if (isRecord(status))
     for (const list of ['allocatable', 'capacity'] as const)
-      quantities(status[list], `status.${list}`, add);
+      if (!problems.some((p) => p.path === `status.${list}`))
+        quantities(status[list], `status.${list}`, add);
   return problems;
 }
 
