@@ -190,13 +190,19 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
     [
       'a Node with status.conditions: {} (fuzz seed 20261202, input 1988)',
       'node-conditions-map',
-      () => rewriteFirst('Node', (o) => o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: {}\n')),
+      () =>
+        rewriteFirst('Node', (o) =>
+          o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: {}\n'),
+        ),
       'status.conditions',
     ],
     [
       'a Pod with status.conditions: 3 (fuzz seed 20261202, input 2171)',
       'pod-conditions-number',
-      () => rewriteFirst('Pod', (o) => o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: 3\n')),
+      () =>
+        rewriteFirst('Pod', (o) =>
+          o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: 3\n'),
+        ),
       'status.conditions',
     ],
     [
@@ -240,13 +246,19 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
     [
       'a Pod with a null condition',
       'pod-condition-null',
-      () => rewriteFirst('Pod', (o) => o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: [null]\n')),
+      () =>
+        rewriteFirst('Pod', (o) =>
+          o.replace(/ {6}conditions:\n(?: {8}.*\n)+/, '      conditions: [null]\n'),
+        ),
       'status.conditions[0]',
     ],
     [
       'a Node with status.capacity a list',
       'node-capacity-list',
-      () => rewriteFirst('Node', (o) => o.replace(/ {6}capacity:\n(?: {8}.*\n)+/, '      capacity: [2]\n')),
+      () =>
+        rewriteFirst('Node', (o) =>
+          o.replace(/ {6}capacity:\n(?: {8}.*\n)+/, '      capacity: [2]\n'),
+        ),
       'status.capacity',
     ],
   ])(

@@ -33,7 +33,8 @@ export class SimKubeScheduler {
   #changed = true;
   /** Set while this stand-in writes its own `Unschedulable` marks (not a change to react to). */
   #marking = false;
-  #unsubscribe: (() => void)[] | undefined;
+  /** Whether the watches are registered (they live as long as the client, so none is removed). */
+  #watching = false;
   #lastUnschedulable: readonly string[] = [];
 
   constructor(
@@ -46,14 +47,15 @@ export class SimKubeScheduler {
    * last pass's unschedulable pods when no Pod or Node changed since it (see the module comment).
    */
   async reconcile(): Promise<BindResult> {
-    this.#unsubscribe ??= [
+    if (!this.#watching) {
+      this.#watching = true;
       this.client.watch('Pod', () => {
         if (!this.#marking) this.#changed = true;
-      }),
+      });
       this.client.watch('Node', () => {
         this.#changed = true;
-      }),
-    ];
+      });
+    }
     if (!this.#changed) return { bound: new Map(), unschedulable: this.#lastUnschedulable };
     this.#changed = false;
     const pods = this.client.view('Pod');
