@@ -14,7 +14,7 @@
  * violations); keeps the controller logs of every cycle that broke an invariant (and deletes
  * the others); exits 1 on any violation. Bounded: --cycles and --max-minutes; loopback only.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TestProject } from 'vitest/node';
@@ -231,6 +231,32 @@ async function run(): Promise<void> {
     left = leftovers(await readState(target));
   }
   finalProblems = [...finalProblems, ...left];
+  if (finalProblems.length > 0) printClaimLog(results.at(-1)?.cycle ?? 0, finalProblems.join(' '));
+}
+
+/**
+ * Prints the running controller's log lines about the node claims a failed clean-up names
+ * (at most 60, the last ones), so a CI log shows why they stayed; the whole log is kept.
+ */
+function printClaimLog(controllerIndex: number, problems: string): void {
+  const claims = [...problems.matchAll(/NodeClaim (\S+) left/g)].map((m) => m[1]!);
+  const dir = logDirOf(controllerIndex);
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir, { withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => f.name);
+  } catch {
+    console.log(`no controller log in ${dir}`);
+    return;
+  }
+  const lines = files
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+    .filter((l) => claims.some((c) => l.includes(c)));
+  console.log(
+    `controller-${controllerIndex}'s log lines about ${claims.join(', ') || 'the leftovers'} (last ${Math.min(lines.length, 60)} of ${lines.length}; the log is kept in ${dir}):`,
+  );
+  for (const l of lines.slice(-60)) console.log(`  ${l}`);
 }
 
 let failed = false;
@@ -257,5 +283,6 @@ console.log(
       ? ` (controller logs of cycles ${broken.map((r) => r.cycle).join(', ')} in ${logRoot})`
       : ''),
 );
-if (broken.length === 0 && !failed) rmSync(logRoot, { recursive: true, force: true });
+if (broken.length === 0 && finalProblems.length === 0 && !failed)
+  rmSync(logRoot, { recursive: true, force: true });
 process.exit(failed || total > 0 ? 1 : 0);
