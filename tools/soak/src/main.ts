@@ -11,8 +11,8 @@
  * controller, restarts it and polls the invariants (invariants.ts) until they all hold or the
  * settle bound passes. Last, the Deployment is scaled to zero and everything deleted, and
  * nothing may be left. Prints the seed, a table of cycles and a summary (cycles, kills,
- * violations); keeps the controller logs of every cycle that broke an invariant (and deletes
- * the others); exits 1 on any violation. Bounded: --cycles and --max-minutes; loopback only.
+ * violations); keeps every controller's log when any invariant broke (and deletes them when
+ * none did); exits 1 on any violation. Bounded: --cycles and --max-minutes; loopback only.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,8 +81,6 @@ let target: SoakTarget | undefined;
 let controller: ControllerProcess | undefined;
 let clusterStarted = false;
 const results: CycleResult[] = [];
-/** Controllers whose logs are kept. */
-const kept = new Set<number>();
 let finalProblems: string[] = [];
 
 /** Where controller `n` (started by cycle n; 0 before the first) writes its log lines. */
@@ -213,11 +211,6 @@ async function run(): Promise<void> {
     console.log(
       `${String(row.cycle).padStart(5)}  ${`${from}->${to}`.padEnd(8)} ${row.kill.padEnd(16)} ${(seen ? 'seen' : 'not seen').padEnd(9)} ${row.settleS.toFixed(1).padStart(6)} s  ${found.length === 0 ? 'ok' : found.join('; ')}`,
     );
-    // A broken cycle keeps the logs of the controller it killed and of the one it started; the
-    // killed one's are dropped otherwise (the running one's file is still being written).
-    if (found.length > 0) kept.add(step.cycle - 1).add(step.cycle);
-    if (!kept.has(step.cycle - 1))
-      rmSync(logDirOf(step.cycle - 1), { recursive: true, force: true });
   }
 
   // Scale to zero, delete everything while a controller runs, and nothing may be left.
@@ -231,32 +224,33 @@ async function run(): Promise<void> {
     left = leftovers(await readState(target));
   }
   finalProblems = [...finalProblems, ...left];
-  if (finalProblems.length > 0) printClaimLog(results.at(-1)?.cycle ?? 0, finalProblems.join(' '));
+  if (finalProblems.length > 0) printClaimLog(finalProblems.join(' '));
 }
 
 /**
- * Prints the running controller's log lines about the node claims a failed clean-up names
- * (at most 60, the last ones), so a CI log shows why they stayed; the whole log is kept.
+ * Prints every controller's log lines about the node claims a failed clean-up names (at most
+ * 80, the last ones, each with its controller), so a CI log shows why they stayed; the logs are
+ * kept (every controller's, until a soak passes).
  */
-function printClaimLog(controllerIndex: number, problems: string): void {
+function printClaimLog(problems: string): void {
   const claims = [...problems.matchAll(/NodeClaim (\S+) left/g)].map((m) => m[1]!);
-  const dir = logDirOf(controllerIndex);
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir, { withFileTypes: true })
-      .filter((f) => f.isFile())
-      .map((f) => f.name);
-  } catch {
-    console.log(`no controller log in ${dir}`);
-    return;
+  const lines: string[] = [];
+  for (const n of [0, ...results.map((r) => r.cycle)]) {
+    const dir = logDirOf(n);
+    let files: string[] = [];
+    try {
+      files = readdirSync(dir).map((f) => join(dir, f));
+    } catch {
+      continue;
+    }
+    for (const f of files)
+      for (const l of readFileSync(f, 'utf8').split('\n'))
+        if (claims.some((c) => l.includes(c))) lines.push(`controller-${n}: ${l}`);
   }
-  const lines = files
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
-    .filter((l) => claims.some((c) => l.includes(c)));
   console.log(
-    `controller-${controllerIndex}'s log lines about ${claims.join(', ') || 'the leftovers'} (last ${Math.min(lines.length, 60)} of ${lines.length}; the log is kept in ${dir}):`,
+    `log lines about ${claims.join(', ') || 'the leftovers'} (last ${Math.min(lines.length, 80)} of ${lines.length}; the logs are kept in ${logRoot}):`,
   );
-  for (const l of lines.slice(-60)) console.log(`  ${l}`);
+  for (const l of lines.slice(-80)) console.log(`  ${l}`);
 }
 
 let failed = false;
