@@ -519,8 +519,8 @@ export class AzureCloudProvider implements CloudProvider {
   /**
    * Deletes the node claim's VM (force deletion, waiting for the operation), then its NIC and its
    * managed OS disk if they outlived it. Raises NodeClaimNotFoundError when the VM is already gone
-   * (how the termination controller learns it finished). A VM already Deleting is left to ARM.
-   * Concurrent deletes of one VM share one operation.
+   * (how the termination controller learns it finished). A VM already Deleting is deleted again
+   * and followed to the end. Concurrent deletes of one VM in this process share one operation.
    */
   async delete(nodeClaim: NodeClaim): Promise<void> {
     const providerID = nodeClaim.status?.providerID;
@@ -540,7 +540,8 @@ export class AzureCloudProvider implements CloudProvider {
     const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
     const vm = await this.#getVm(vmName);
     if (!vm) throw new NodeClaimNotFoundError(id, { message: `VM ${vmName} not found in ${rg}` });
-    if (vm.provisioningState === 'Deleting') return;
+    // A VM already Deleting gets the delete again: ARM accepts it, and following that operation
+    // is how a restarted controller learns the end of a delete its killed predecessor started.
     const managedDisk = vm.storageProfile?.osDisk?.managedDisk?.id;
     await this.#o.clients.compute.virtualMachines.delete(rg, vmName, {
       ...poll,

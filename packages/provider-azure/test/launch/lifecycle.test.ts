@@ -55,6 +55,19 @@ describe('delete', () => {
     expect(h.arm.state.requestsTo('DELETE', '/virtualMachines/')).toHaveLength(1);
   });
 
+  it('finishes a VM delete that a killed controller started and never followed', async () => {
+    const launched = await h.provider.create(nodeClaim('general-del04'));
+    // The earlier process sent the DELETE (the VM is Deleting) and died before polling it out.
+    await h.clients.compute.virtualMachines.beginDelete(NODE_RG, 'aks-general-del04', {
+      forceDeletion: true,
+    });
+    expect(h.arm.state.virtualMachines()[0]?.properties['provisioningState']).toBe('Deleting');
+    await h.provider.delete(launched);
+    expect(h.arm.state.virtualMachines()).toHaveLength(0);
+    expect(h.arm.state.networkInterfaces()).toHaveLength(0);
+    await expect(h.provider.delete(launched)).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+  });
+
   it('finds the VM by node claim name when the claim has no provider ID yet', async () => {
     await h.provider.create(nodeClaim('general-del03'));
     await h.provider.delete(nodeClaim('general-del03'));
