@@ -6,8 +6,8 @@
  * a replacement NodeClaim on another offering launches and the pods' replacements are bound there
  * before the old instance is terminated. The pods take their 45 s grace period to stop (the
  * emulated kubelet lets them use all of it), as a workload does within the two-minute warning;
- * the replacement's launch, registration and binding must fit in that window, and a loaded CI
- * machine once needed more than 15 s for them.
+ * the replacement's launch, registration and binding must fit in that window (about 2 s when
+ * it passes).
  */
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';

@@ -227,9 +227,7 @@ export class Workload {
         }
         return claims.length + (await this.nodes()).length === 0;
       },
-      // Slow rather than stuck is not a leak: a termination that waits out a drain requeue or
-      // an instance's deletion can pass 60 s when the machine is loaded.
-      120_000,
+      60_000,
     );
     await api.request('DELETE', `/apis/karpenter.sh/v1/nodepools/${name}`).catch(ignoreMissing);
     await api
