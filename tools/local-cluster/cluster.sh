@@ -272,11 +272,12 @@ cmd_start() {
     --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
     --cluster-signing-cert-file="$pki/ca.crt" --cluster-signing-key-file="$pki/ca.key" \
     --service-cluster-ip-range="$SERVICE_CIDR" --profiling=false --v=1
+  # --v=2: the scheduler's "Unable to schedule pod" lines (why a pod stays pending) are at level 2.
   launch kube-scheduler --kubeconfig="$STATE/scheduler.kubeconfig" \
     --authentication-kubeconfig="$STATE/scheduler.kubeconfig" \
     --authorization-kubeconfig="$STATE/scheduler.kubeconfig" \
     --bind-address=127.0.0.1 --secure-port="${ports[4]}" --cert-dir="$STATE/data/scheduler" \
-    --leader-elect=false --profiling=false --v=1
+    --leader-elect=false --profiling=false --v=2
   wait_healthy kube-controller-manager
   wait_healthy kube-scheduler
 

@@ -151,6 +151,9 @@ export async function startProxy(ctx: ProxyContext): Promise<{ server: Server; u
       res.end(e.body);
     });
   });
+  // The SDK keeps idle sockets open without limit; closing them after Node's default 5 s races
+  // a client's next request on the same socket (ECONNRESET). stop() closes them all.
+  server.keepAliveTimeout = 30 * 60_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

@@ -1,6 +1,7 @@
 // The emulator through the real SDK clients: what it seeds, how CreateFleet instant chooses and
 // fails, the faults, spot prices and the EKS public SSM parameters. One emulator for the file
 // (about 2 s to start with moto cached).
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CreateFleetCommand,
@@ -280,6 +281,27 @@ describe('CreateFleet instant', () => {
     expect(out.Instances ?? []).toEqual([]);
     expect(out.Errors?.[0]?.ErrorCode).toBe('InvalidLaunchTemplateName.NotFoundException');
   });
+});
+
+describe('connections', () => {
+  // The SDK keeps idle sockets open without limit; a server that closes one after Node's default
+  // 5 s races the client's next request on it (ECONNRESET, which the tests' single-attempt
+  // clients do not retry).
+  it('keeps an idle keep-alive connection open past 5 s, so a client reuses it', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let connections = 0;
+    const open = agent.createConnection.bind(agent);
+    agent.createConnection = (...args: Parameters<Agent['createConnection']>) => {
+      connections += 1;
+      return open(...args);
+    };
+    const client = new EC2Client({ ...aws.clientConfig(), requestHandler: { httpAgent: agent } });
+    await client.send(new DescribeSubnetsCommand({}));
+    await new Promise((r) => setTimeout(r, 6000));
+    await client.send(new DescribeSubnetsCommand({}));
+    expect(connections).toBe(1);
+    agent.destroy();
+  }, 20_000);
 });
 
 describe('faults and spot prices', () => {

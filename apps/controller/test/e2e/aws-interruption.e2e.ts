@@ -22,7 +22,7 @@ import {
   type RunningOperator,
 } from '../../src/index.js';
 import { AwsHarness } from './aws-harness.js';
-import { eventually, logSink, type List } from './support.js';
+import { componentLogLines, eventually, logSink, type List } from './support.js';
 
 const CLUSTER = 'aws-intr';
 const NAME = 'intr';
@@ -275,9 +275,11 @@ describe('karpenter-ts-controller --provider aws --interruption-queue', () => {
           (p) =>
             `${p.metadata?.name}: ${p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message ?? ''}`,
         );
-        expect.fail(
-          `the pods were not bound on the replacement; seen:\n${timeline.join('\n')}\nnodes:\n${nodes.join('\n')}\npods:\n${scheduled.join('\n')}\ncontroller log:\n${logLines.slice(-40).join('\n')}`,
-        );
+        const scheduler = componentLogLines(harness.kubeconfig, 'kube-scheduler', `${NAME}/`);
+        const message = `the pods were not bound on the replacement; seen:\n${timeline.join('\n')}\nnodes:\n${nodes.join('\n')}\npods:\n${scheduled.join('\n')}\nkube-scheduler log:\n${scheduler.join('\n')}\nkubelet errors: ${harness.kubelets.errors.join('; ')}\ncontroller log:\n${logLines.slice(-40).join('\n')}`;
+        // Printed too, so a first attempt that fails and a retry that passes still show it.
+        console.error(message);
+        expect.fail(message);
       }
       expect(boundElsewhereAt!).toBeLessThan(terminatedAt!);
       const claims = await nodeClaims();

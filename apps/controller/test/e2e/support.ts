@@ -4,7 +4,7 @@
  * NodePool never serves them), removed again at the end so the next suite starts clean.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NodeClaim, NodePool, Pod } from '@karpenter-ts/api';
 import { SimStateFileName, type SimMachineRecord } from '@karpenter-ts/cloudprovider';
@@ -53,6 +53,29 @@ export function logSink(lines: string[]): Writable {
       done();
     },
   });
+}
+
+/**
+ * The last `max` lines of a control-plane component's log (`kube-scheduler`,
+ * `kube-controller-manager`, ...) that contain `needle`, for failure messages. tools/local-cluster
+ * writes the logs to `<state>/logs/<component>.log` next to the kubeconfig it prints; an
+ * unreadable log gives one line saying so rather than an error.
+ */
+export function componentLogLines(
+  kubeconfig: string,
+  component: string,
+  needle: string,
+  max = 30,
+): string[] {
+  const path = join(dirname(kubeconfig), 'logs', `${component}.log`);
+  try {
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(needle))
+      .slice(-max);
+  } catch (err) {
+    return [`(${path}: ${String(err)})`];
+  }
 }
 
 /** The machines in the sim cloud's state directory, as a restarted controller would read them. */
