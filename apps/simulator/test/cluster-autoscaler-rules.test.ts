@@ -92,7 +92,7 @@ describe('node groups', () => {
     expect(() =>
       nodeGroups([general], () => catalog, [{ nodePool: 'general', instanceTypes: ['c6i.large'] }]),
     ).toThrow(
-      'clusterAutoscaler.nodeGroups[0].instanceTypes: NodePool general does not allow on-demand c6i.large on this cloud',
+      'clusterAutoscaler.nodeGroups[0].instanceTypes[0]: NodePool general does not allow on-demand c6i.large on this cloud',
     );
   });
 });

@@ -59,6 +59,21 @@ clusterAutoscaler:
     ]);
   });
 
+  it('names, per cloud, a node group instance type the cloud lacks or its NodePool does not allow (the run failed at its start)', async () => {
+    const path = writeScenario(
+      scenarioYaml(`clouds: [{cloud: azure, region: eastus}, {cloud: aws, region: us-east-1}]
+autoscalers: [karpenter, cluster-autoscaler]
+clusterAutoscaler:
+  nodeGroups:
+    - nodePool: default
+      instanceTypes: [Standard_D2s_v5]
+`),
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:12 clusterAutoscaler.nodeGroups[0].instanceTypes[0]: aws us-east-1: NodePool default does not allow on-demand Standard_D2s_v5 on this cloud',
+    ]);
+  });
+
   it('stops at the schema problems when a field the later checks need is wrong', async () => {
     const path = writeScenario(
       scenarioYaml(`clouds: [{cloud: gcp}]

@@ -9,6 +9,7 @@
 import type { NodePool } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { parseQuantity, quantityToMilli, Requirements } from '@karpenter-ts/scheduling';
+import { fieldName } from '../scenario/problems.js';
 import { DEFAULT_MAX_GROUP_SIZE } from './defaults.js';
 
 /** A node group of one instance type. */
@@ -32,9 +33,25 @@ export interface NodeGroupSpec {
 }
 
 /**
+ * A `clusterAutoscaler.nodeGroups` entry this cloud cannot serve: `path` is the scenario field
+ * (e.g. `['clusterAutoscaler', 'nodeGroups', 0, 'instanceTypes', 1]`), `reason` what is wrong,
+ * and the message both (`clusterAutoscaler.nodeGroups[0].instanceTypes[1]: NodePool ...`).
+ */
+export class NodeGroupSpecError extends Error {
+  override readonly name = 'NodeGroupSpecError';
+  constructor(
+    readonly path: readonly (string | number)[],
+    readonly reason: string,
+  ) {
+    super(`${fieldName(path)}: ${reason}`);
+  }
+}
+
+/**
  * The node groups for `pools` (see the module comment). `typesOf` gives the catalog types a
- * NodePool's requirements intersect. Raises Error naming the NodePool or instance type when a
- * spec names one the cloud does not have, or an instance type the NodePool does not allow.
+ * NodePool's requirements intersect. Raises {@link NodeGroupSpecError} naming the field when a
+ * spec names a NodePool the cloud does not have, or an instance type the NodePool does not allow
+ * there (the scenario loader checks this before anything runs; see node-group-check.ts).
  */
 export function nodeGroups(
   pools: readonly NodePool[],
@@ -46,17 +63,20 @@ export function nodeGroups(
   if (specs !== undefined) {
     for (const [i, spec] of specs.entries()) {
       const pool = byName.get(spec.nodePool);
+      const at = ['clusterAutoscaler', 'nodeGroups', i];
       if (pool === undefined)
-        throw new Error(
-          `clusterAutoscaler.nodeGroups[${i}].nodePool: no NodePool ${spec.nodePool} on this cloud (it has ${[...byName.keys()].join(', ')})`,
+        throw new NodeGroupSpecError(
+          [...at, 'nodePool'],
+          `no NodePool ${spec.nodePool} on this cloud (it has ${[...byName.keys()].join(', ')})`,
         );
       const capacityType = spec.capacityType ?? poolCapacityType(pool);
       const allowed = allowedTypes(pool, typesOf(pool), capacityType);
-      for (const name of spec.instanceTypes) {
+      for (const [j, name] of spec.instanceTypes.entries()) {
         const type = allowed.find((t) => t.name === name);
         if (type === undefined)
-          throw new Error(
-            `clusterAutoscaler.nodeGroups[${i}].instanceTypes: NodePool ${spec.nodePool} does not allow ${capacityType} ${name} on this cloud`,
+          throw new NodeGroupSpecError(
+            [...at, 'instanceTypes', j],
+            `NodePool ${spec.nodePool} does not allow ${capacityType} ${name} on this cloud`,
           );
         groups.push(group(pool, type, capacityType, spec.minSize, spec.maxSize));
       }

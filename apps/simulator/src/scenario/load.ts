@@ -14,6 +14,7 @@ import {
   validateDocuments,
   type ManifestDocument,
 } from '@karpenter-ts/cli';
+import { nodeGroupProblems } from '../cluster-autoscaler/node-group-check.js';
 import { startingObjects } from '../workloads/starting-objects.js';
 import { buildScenario } from './build.js';
 import type { ScenarioData } from './document-types.js';
@@ -197,7 +198,28 @@ async function checkAndBuild(
     },
   });
   if (built.scenario === undefined) throw new ScenarioError(built.problems);
-  return built.scenario;
+  const scenario = built.scenario;
+  const specs = scenario.clusterAutoscaler.nodeGroups;
+  if (specs !== undefined && scenario.autoscalers.includes('cluster-autoscaler')) {
+    const groupProblems = nodeGroupProblems(
+      specs,
+      scenario.clouds.map((c) => ({
+        cloud: c.cloud,
+        ...(c.region === undefined ? {} : { region: c.region }),
+        documents: [...scenario.documents, ...c.documents],
+      })),
+    );
+    if (groupProblems.length > 0)
+      throw new ScenarioError(
+        groupProblems.map((g) => ({
+          file,
+          line: source.lineOf(g.path),
+          field: fieldName(g.path),
+          message: g.message,
+        })),
+      );
+  }
+  return scenario;
 }
 
 /** A manifest reader's error as a problem (its line when the YAML had one, else the document's). */
