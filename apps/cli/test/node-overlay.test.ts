@@ -135,6 +135,22 @@ describe('NodeOverlays in simulate', () => {
   });
 });
 
+describe('an invalid NodeOverlay', () => {
+  it('is refused by simulate with its field and rule, as the API server would (was: an internal error)', async () => {
+    const bad = overlay('bad', { requirements: only(dearer), priceAdjustment: 'cheap' });
+    const file = await writeSnapshot(list(simNodeClass(), nodePool(), pendingPod(), bad));
+    for (const flags of [['--node-overlay'], []]) {
+      const { code, stdout, stderr } = await cli('simulate', file, '--cloud', 'sim', ...flags);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(
+        /^karpenter-ts: error: .*spec\.priceAdjustment.*does not match the pattern/,
+      );
+      expect(stderr).not.toMatch(/internal error/);
+      expect(code).toBe(1);
+    }
+  });
+});
+
 describe('NodeOverlays in disrupt', () => {
   it('consolidation compares overlaid prices: a node an overlay made dear is replaced, only with the gate on', async () => {
     const dear = overlay('dear-c1x', { requirements: only(cheapest), price: '9' });

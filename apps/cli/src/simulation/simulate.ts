@@ -239,7 +239,7 @@ function whyNothingLaunches(
 
 /**
  * Raises a ManifestError with the first problem (and the count of others) of the input's
- * NodePools, NodeClaims, NodeClasses, workloads, Nodes and PodDisruptionBudgets (see
+ * NodePools, NodeClaims, NodeClasses, workloads, Nodes, PodDisruptionBudgets and NodeOverlays (see
  * validateDocuments), or of an object the input
  * defines twice: what the apiserver would reject, or keep once, cannot be simulated as written.
  */
@@ -251,6 +251,8 @@ export function rejectInvalidInput(inv: Inventory, cloud: Cloud): void {
     ...inv.workloads,
     ...inv.nodes,
     ...inv.podDisruptionBudgets,
+    // Checked with the gate off too: the API server refuses an invalid one whatever the gate.
+    ...inv.nodeOverlays,
   ];
   // A NodePool of a kind no cloud serves is not invalid to the apiserver: the plan leaves it out.
   const { problems } = validateDocuments(docs, [cloud], { nodeClassRefs: false });
