@@ -476,6 +476,7 @@ function awsWiring(
     clock: systemClock,
     logger: componentLogger(logger, 'aws'),
     interruptionMetrics: metrics.interruptionMetrics(),
+    reservedCapacity: options.featureGates.ReservedCapacity,
   });
   return {
     cloudProvider: wired.cloudProvider,

@@ -31,6 +31,7 @@ import { resolveAMIFamily, type AMIFamily, type EC2NodeClass } from './ec2nodecl
 import { defaultEC2NodeClass } from './defaults.js';
 import { AwsLabels, AwsResources, WindowsBuilds } from './labels.js';
 import { regionPricing, type RegionPricing, type SpotPriceTable } from './pricing.js';
+import type { CapacityReservationStatus } from './nodeclass/capacity-reservations.js';
 
 /** Flags of the AWS controller that change the catalog, with upstream's defaults. */
 export interface AwsCatalogOptions {
@@ -44,6 +45,12 @@ export interface AwsCatalogOptions {
   readonly spotPrices?: SpotPriceTable;
   /** Offerings to report unavailable (an insufficient-capacity cache). */
   readonly unavailableOfferings?: readonly OfferingKey[];
+  /**
+   * Instances each capacity reservation can still take, by reservation ID. When given (the
+   * ReservedCapacity gate), the NodeClass's `status.capacityReservations` become `reserved`
+   * offerings; without it there are none.
+   */
+  readonly reservationCapacity?: (reservationId: string) => number;
   /** The catalog data; default the one shipped in data/. */
   readonly catalog?: AwsCatalog;
 }
@@ -64,6 +71,9 @@ const NeuronCoresPerDevice: Readonly<Record<string, number>> = {
   trainium: 2,
   trainium2: 8,
 };
+
+/** Reserved offerings cost the on-demand price divided by this (upstream: almost free, same order). */
+export const ReservedPriceDivisor = 10_000_000;
 
 /** Everything a single instance type's build depends on. */
 interface BuildContext {
@@ -94,10 +104,6 @@ export function getAwsInstanceTypes(input: GetAwsInstanceTypesInput): InstanceTy
   const nodeClass = input.nodeClass ?? defaultEC2NodeClass();
   const options = input.options ?? {};
   const catalog = options.catalog ?? shippedAwsCatalog();
-  const key = cacheKey(input.region, nodeClass, options, catalog);
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-
   const regionOfferings = catalog.offerings[input.region];
   if (regionOfferings === undefined) {
     throw new Error(
@@ -115,25 +121,61 @@ export function getAwsInstanceTypes(input: GetAwsInstanceTypesInput): InstanceTy
     offeredZones: regionOfferings.types,
     unavailable: new Set((options.unavailableOfferings ?? []).map(offeringKeyString)),
   };
-  const types: InstanceType[] = [];
-  for (const record of catalog.instanceTypes) {
-    if (regionOfferings.types[record.name] === undefined) continue;
-    types.push(awsInstanceType(record, ctx));
+  const key = cacheKey(input.region, nodeClass, options, catalog);
+  let types = cache.get(key);
+  if (types === undefined) {
+    types = [];
+    for (const record of catalog.instanceTypes) {
+      if (regionOfferings.types[record.name] === undefined) continue;
+      types.push(awsInstanceType(record, ctx));
+    }
+    if (cache.size >= CacheLimit) cache.delete(cache.keys().next().value as string);
+    cache.set(key, types);
   }
-  if (cache.size >= CacheLimit) cache.delete(cache.keys().next().value as string);
-  cache.set(key, types);
-  return types;
+  // Reserved offerings change with every launch into a reservation: rebuilt on every call, as
+  // upstream's are, for the few types a reservation names.
+  const byType = new Map<string, CapacityReservationStatus[]>();
+  if (options.reservationCapacity !== undefined)
+    for (const r of nodeClass.status?.capacityReservations ?? [])
+      byType.set(r.instanceType, [...(byType.get(r.instanceType) ?? []), r]);
+  if (byType.size === 0) return types;
+  const records = recordsByName(catalog);
+  return types.map((t) => {
+    const reservations = byType.get(t.name);
+    const record = records.get(t.name);
+    return reservations && record ? awsInstanceType(record, ctx, reservations) : t;
+  });
 }
 
-function awsInstanceType(record: InstanceTypeRecord, ctx: BuildContext): InstanceType {
+const recordMaps = new WeakMap<AwsCatalog, Map<string, InstanceTypeRecord>>();
+function recordsByName(catalog: AwsCatalog): Map<string, InstanceTypeRecord> {
+  let m = recordMaps.get(catalog);
+  if (m === undefined) {
+    m = new Map(catalog.instanceTypes.map((r) => [r.name, r]));
+    recordMaps.set(catalog, m);
+  }
+  return m;
+}
+
+function awsInstanceType(
+  record: InstanceTypeRecord,
+  ctx: BuildContext,
+  reservations: readonly CapacityReservationStatus[] = [],
+): InstanceType {
   const capacity = awsCapacity(record, ctx.nodeClass, ctx.options);
   const zones = (ctx.offeredZones[record.name] ?? []).filter((z) => ctx.zones?.has(z) ?? true);
+  const inZones = reservations.filter((r) => zones.includes(r.availabilityZone));
   return createInstanceType({
     name: record.name,
     requirements: Requirements.fromNodeSelectorRequirements(
-      awsRequirements(record, { region: ctx.region, family: ctx.family, zones }),
+      awsRequirements(record, {
+        region: ctx.region,
+        family: ctx.family,
+        zones,
+        reservations: inZones,
+      }),
     ),
-    offerings: awsOfferings(record, zones, ctx),
+    offerings: [...awsOfferings(record, zones, ctx), ...reservedOfferings(record, inZones, ctx)],
     capacity,
     overhead: awsOverhead(record, capacity, ctx.nodeClass),
   });
@@ -238,7 +280,13 @@ export function awsOverhead(
  */
 export function awsRequirements(
   record: InstanceTypeRecord,
-  where: { region: string; family: AMIFamily; zones: readonly string[] },
+  where: {
+    region: string;
+    family: AMIFamily;
+    zones: readonly string[];
+    /** Capacity reservations of this type in `zones`: add `reserved` and the reservation labels. */
+    reservations?: readonly CapacityReservationStatus[];
+  },
 ): NodeSelectorRequirementWithMinValues[] {
   const reqs: NodeSelectorRequirementWithMinValues[] = [];
   const inValues = (key: string, ...values: string[]) => reqs.push({ key, operator: 'In', values });
@@ -253,7 +301,20 @@ export function awsRequirements(
   optional('node.kubernetes.io/windows-build', windows ? WindowsBuilds[where.family] : undefined);
   inValues('topology.kubernetes.io/zone', ...where.zones);
   inValues('topology.kubernetes.io/region', where.region);
-  inValues('karpenter.sh/capacity-type', ...record.capacityTypes);
+  const reservations = where.reservations ?? [];
+  inValues(
+    'karpenter.sh/capacity-type',
+    ...record.capacityTypes,
+    ...(reservations.length > 0 ? ['reserved'] : []),
+  );
+  if (reservations.length > 0) {
+    const distinct = (f: (r: CapacityReservationStatus) => string) => [
+      ...new Set(reservations.map(f)),
+    ];
+    inValues(AwsLabels.CapacityReservationID, ...distinct((r) => r.id));
+    inValues(AwsLabels.CapacityReservationType, ...distinct(reservationTypeOf));
+    inValues(AwsLabels.CapacityReservationInterruptible, ...distinct(interruptibleOf));
+  }
   inValues(AwsLabels.InstanceCategory, record.category);
   inValues(AwsLabels.InstanceFamily, record.family);
   inValues(AwsLabels.InstanceGeneration, String(record.generation));
@@ -312,6 +373,43 @@ function awsOfferings(
     }
   }
   return offerings;
+}
+
+const reservationTypeOf = (r: CapacityReservationStatus): string => r.reservationType ?? 'default';
+const interruptibleOf = (r: CapacityReservationStatus): string => String(r.interruptible ?? false);
+
+/**
+ * One `reserved` offering per capacity reservation of the type in `zones` (reference 4.4):
+ * price on-demand / {@link ReservedPriceDivisor} (0 when the type has no on-demand price),
+ * `reservationCapacity` the instances it can still take, the labels
+ * `karpenter.k8s.aws/capacity-reservation-id`, `-type` and `-interruptible`. Available while the
+ * type is compatible with the NodeClass, the reservation can take an instance and it is not
+ * `expiring` (a capacity block in its last 40 minutes takes no new node).
+ */
+function reservedOfferings(
+  record: InstanceTypeRecord,
+  reservations: readonly CapacityReservationStatus[],
+  ctx: BuildContext,
+): Offering[] {
+  const remaining = ctx.options.reservationCapacity;
+  if (remaining === undefined || reservations.length === 0) return [];
+  const compatible = isCompatibleWithNodeClass(record, ctx);
+  const price = (ctx.pricing.onDemand(record.name) ?? 0) / ReservedPriceDivisor;
+  return reservations.map((r) => {
+    const capacity = remaining(r.id);
+    return createOffering({
+      zone: r.availabilityZone,
+      capacityType: 'reserved',
+      price,
+      available: compatible && capacity > 0 && r.state !== 'expiring',
+      reservationCapacity: capacity,
+      labels: {
+        [AwsLabels.CapacityReservationID]: r.id,
+        [AwsLabels.CapacityReservationType]: reservationTypeOf(r),
+        [AwsLabels.CapacityReservationInterruptible]: interruptibleOf(r),
+      },
+    });
+  });
 }
 
 /**

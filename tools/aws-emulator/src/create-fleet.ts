@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { CapacityErrorMessages, type Faults } from './faults.js';
 import { QueryParams, ec2Response, xmlElement } from './query-protocol.js';
+import type { CapacityReservations } from './capacity-reservations.js';
 import type { SpotPrices } from './spot-prices.js';
 
 /** One instance the emulator launched for a CreateFleet call. */
@@ -25,7 +26,10 @@ export interface FleetLaunch {
   readonly zone: string;
   readonly subnetId: string;
   readonly imageId: string;
+  /** The instance's lifecycle: a launch into a reservation is `on-demand`. */
   readonly capacityType: 'on-demand' | 'spot';
+  /** The reservation the launch template targeted and the instance launched into. */
+  readonly capacityReservationId?: string;
   readonly launchTemplateName?: string;
   /** The launch template's user data, decoded from base64 ('' when none). */
   readonly userData: string;
@@ -53,6 +57,7 @@ export interface FleetContext {
   readonly moto: EC2Client;
   readonly faults: Faults;
   readonly spotPrices: SpotPrices;
+  readonly capacityReservations: CapacityReservations;
   readonly onLaunch: (launch: FleetLaunch) => Promise<void> | void;
 }
 
@@ -125,6 +130,9 @@ function errorCodeOf(err: unknown): { code: string; message: string } {
  * `TotalTargetCapacity` launches the first override that no capacity fault hits through moto's
  * RunInstances (the launch template's image, security groups and user data, plus its instance
  * profile and metadata options, which moto's RunInstances does not take from a template).
+ * A template whose `CapacityReservationSpecification` is `capacity-reservations-only` with a
+ * target launches only into that reservation (its type and zone, while it has instances
+ * available; else `ReservationCapacityExceeded` and the like, see CapacityReservations.refusal).
  * Overrides that fail are reported in `errorSet`, as EC2 does; the XML document is returned.
  */
 export async function createFleet(p: QueryParams, ctx: FleetContext): Promise<string> {
@@ -187,6 +195,20 @@ export async function createFleet(p: QueryParams, ctx: FleetContext): Promise<st
           templates.set(key, v.LaunchTemplateVersions?.[0]);
         }
         const data = templates.get(key)?.LaunchTemplateData ?? {};
+        // A template that targets a reservation launches only into it (capacity-reservations-only).
+        const reservation = data.CapacityReservationSpecification;
+        const reservationId =
+          reservation?.CapacityReservationPreference === 'capacity-reservations-only'
+            ? reservation.CapacityReservationTarget?.CapacityReservationId
+            : undefined;
+        if (reservationId !== undefined) {
+          const refusal = ctx.capacityReservations.refusal(reservationId, o.instanceType, o.zone);
+          if (refusal) {
+            errors.push({ override: o, ...refusal });
+            failed.add(o);
+            continue;
+          }
+        }
         const profile = data.IamInstanceProfile;
         const run = await ctx.moto.send(
           new RunInstancesCommand({
@@ -221,6 +243,8 @@ export async function createFleet(p: QueryParams, ctx: FleetContext): Promise<st
         const instance = run.Instances?.[0];
         const instanceId = instance?.InstanceId ?? '';
         launched.push({ override: o, instanceId });
+        if (reservationId !== undefined)
+          ctx.capacityReservations.launched(reservationId, instanceId);
         await ctx.onLaunch({
           fleetId,
           instanceId,
@@ -229,6 +253,7 @@ export async function createFleet(p: QueryParams, ctx: FleetContext): Promise<st
           subnetId: o.subnetId,
           imageId: instance?.ImageId ?? o.imageId ?? data.ImageId ?? '',
           capacityType,
+          ...(reservationId !== undefined ? { capacityReservationId: reservationId } : {}),
           ...(o.lt.name ? { launchTemplateName: o.lt.name } : {}),
           userData: data.UserData ? Buffer.from(data.UserData, 'base64').toString('utf8') : '',
           tags: Object.fromEntries(

@@ -13,11 +13,18 @@ import { startMotoServer, type MotoServer } from './moto-server.js';
 import { startProxy, type RecordedRequest } from './proxy.js';
 import { putPublicParameter, seedAccount, type Seed } from './seed.js';
 import { SpotPrices } from './spot-prices.js';
+import { CapacityReservations } from './capacity-reservations.js';
 
 export { ensureMoto, freeLoopbackPort, startMotoServer, type MotoServer } from './moto-server.js';
 export { CapacityErrorMessages, Faults, type CapacityMatch } from './faults.js';
 export type { FleetLaunch } from './create-fleet.js';
 export { SpotPrices, type SpotPrice } from './spot-prices.js';
+export {
+  CapacityReservations,
+  EmulatorAccountId,
+  type CapacityReservation,
+  type ReservationRefusal,
+} from './capacity-reservations.js';
 export { isEmulatedPublicParameter, PublicParameterPrefix, type RecordedRequest } from './proxy.js';
 export type { Seed } from './seed.js';
 
@@ -51,6 +58,8 @@ export interface AwsEmulator {
   readonly seed: Seed;
   readonly faults: Faults;
   readonly spotPrices: SpotPrices;
+  /** Capacity reservations DescribeCapacityReservations answers from and CreateFleet launches into (none at start). */
+  readonly capacityReservations: CapacityReservations;
   /** Every instance CreateFleet launched, in order. */
   readonly launches: readonly FleetLaunch[];
   /** Every request the layer saw (service and action), in order. */
@@ -94,6 +103,7 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
   const motoSsm = new SSMClient(direct(moto.url));
   const faults = new Faults();
   const spotPrices = new SpotPrices();
+  const capacityReservations = new CapacityReservations();
   const launches: FleetLaunch[] = [];
   const requests: RecordedRequest[] = [];
   let server: Server | undefined;
@@ -116,6 +126,7 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
       motoUrl: moto.url,
       faults,
       spotPrices,
+      capacityReservations,
       requests,
       now: options.now ?? (() => new Date()),
       onLaunch: async (l) => {
@@ -138,6 +149,7 @@ export async function startAwsEmulator(options: AwsEmulatorOptions = {}): Promis
       seed,
       faults,
       spotPrices,
+      capacityReservations,
       launches,
       requests,
       clients,

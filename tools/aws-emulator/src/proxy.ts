@@ -1,7 +1,9 @@
 /**
  * The layer between the SDK and moto: an HTTP server on a loopback port that forwards every
  * request to moto unchanged, except the few it answers or rewrites itself (README, "Gaps"):
- * EC2 CreateFleet `instant`, EC2 DescribeSpotPriceHistory, SSM reads of the EKS public
+ * EC2 CreateFleet `instant`, EC2 DescribeSpotPriceHistory, EC2 capacity reservations
+ * (DescribeCapacityReservations, and the reservation of instances in DescribeInstances and
+ * TerminateInstances), SSM reads of the EKS public
  * parameters, and scripted faults.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -127,6 +129,19 @@ async function handle(ctx: ProxyContext, req: IncomingMessage, res: ServerRespon
     const p = new QueryParams(new URLSearchParams(text));
     if (p.get('Type') === 'instant') return send(await createFleet(p, ctx));
   }
+  if (service === 'ec2' && action === 'DescribeCapacityReservations') {
+    const out = ctx.capacityReservations.describe(new QueryParams(new URLSearchParams(text)));
+    if ('xml' in out) return send(out.xml);
+    res.writeHead(400, { 'content-type': 'text/xml' });
+    res.end(ec2Error(out.error.code, out.error.message));
+    return;
+  }
+  if (service === 'ec2' && action === 'DescribeInstances')
+    return forward(ctx, req, res, body, (s) => ctx.capacityReservations.annotateInstances(s));
+  if (service === 'ec2' && action === 'TerminateInstances')
+    ctx.capacityReservations.released(
+      new QueryParams(new URLSearchParams(text)).values('InstanceId'),
+    );
   if (service === 'ec2' && action === 'DescribeSpotPriceHistory')
     return send(ctx.spotPrices.describe(new QueryParams(new URLSearchParams(text)), ctx.now()));
   if (service === 'ssm' && /^(GetParameter|GetParameters|GetParametersByPath)$/.test(action)) {

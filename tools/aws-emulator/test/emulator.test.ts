@@ -6,13 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CreateFleetCommand,
   CreateLaunchTemplateCommand,
+  DescribeCapacityReservationsCommand,
   DescribeImagesCommand,
   DescribeInstancesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSpotPriceHistoryCommand,
   DescribeSubnetsCommand,
   EC2Client,
+  TerminateInstancesCommand,
   type CreateFleetCommandInput,
+  type DescribeCapacityReservationsCommandInput,
 } from '@aws-sdk/client-ec2';
 import { GetParameterCommand, GetParametersCommand } from '@aws-sdk/client-ssm';
 import { CreateInstanceProfileCommand, GetRoleCommand } from '@aws-sdk/client-iam';
@@ -302,6 +305,146 @@ describe('connections', () => {
     expect(connections).toBe(1);
     agent.destroy();
   }, 20_000);
+});
+
+describe('capacity reservations', () => {
+  const reservations = [
+    {
+      id: 'cr-0a1',
+      instanceType: 'm5.large',
+      zone: 'us-west-2a',
+      totalInstanceCount: 2,
+      availableInstanceCount: 1,
+      tags: { team: 'ml' },
+    },
+    {
+      id: 'cr-0b2',
+      instanceType: 'p5.48xlarge',
+      zone: 'us-west-2b',
+      totalInstanceCount: 1,
+      reservationType: 'capacity-block' as const,
+      instanceMatchCriteria: 'targeted' as const,
+      endDate: new Date('2030-01-01T00:00:00Z'),
+      ownerId: '210987654321',
+    },
+    {
+      id: 'cr-0c3',
+      instanceType: 'm5.large',
+      zone: 'us-west-2c',
+      totalInstanceCount: 1,
+      state: 'expired' as const,
+      instanceMatchCriteria: 'open' as const,
+      tags: { team: 'ml' },
+    },
+  ];
+  const describeIds = async (input: DescribeCapacityReservationsCommandInput) =>
+    (
+      await aws.clients.ec2.send(new DescribeCapacityReservationsCommand(input))
+    ).CapacityReservations?.map((r) => r.CapacityReservationId);
+
+  it('answers DescribeCapacityReservations from its store, by ID and by filters', async () => {
+    aws.capacityReservations.set(reservations);
+    const all = await aws.clients.ec2.send(new DescribeCapacityReservationsCommand({}));
+    expect(
+      all.CapacityReservations?.find((r) => r.CapacityReservationId === 'cr-0b2'),
+    ).toMatchObject({
+      InstanceType: 'p5.48xlarge',
+      AvailabilityZone: 'us-west-2b',
+      OwnerId: '210987654321',
+      TotalInstanceCount: 1,
+      AvailableInstanceCount: 1,
+      State: 'active',
+      ReservationType: 'capacity-block',
+      InstanceMatchCriteria: 'targeted',
+      EndDate: new Date('2030-01-01T00:00:00Z'),
+    });
+    expect(
+      all.CapacityReservations?.find((r) => r.CapacityReservationId === 'cr-0a1'),
+    ).toMatchObject({
+      AvailableInstanceCount: 1,
+      OwnerId: '123456789012',
+      Tags: [{ Key: 'team', Value: 'ml' }],
+    });
+    expect(await describeIds({ CapacityReservationIds: ['cr-0a1'] })).toEqual(['cr-0a1']);
+    expect(
+      await describeIds({
+        Filters: [
+          { Name: 'tag:team', Values: ['ml'] },
+          { Name: 'state', Values: ['active'] },
+        ],
+      }),
+    ).toEqual(['cr-0a1']);
+    expect(
+      await describeIds({ Filters: [{ Name: 'instance-match-criteria', Values: ['open'] }] }),
+    ).toEqual(['cr-0c3']);
+    expect(
+      await describeIds({ Filters: [{ Name: 'owner-id', Values: ['210987654321'] }] }),
+    ).toEqual(['cr-0b2']);
+    expect(await describeIds({ Filters: [{ Name: 'tag-key', Values: ['nobody'] }] })).toEqual([]);
+    await expect(
+      aws.clients.ec2.send(
+        new DescribeCapacityReservationsCommand({ CapacityReservationIds: ['cr-404'] }),
+      ),
+    ).rejects.toMatchObject({ name: 'InvalidCapacityReservationId.NotFound' });
+  });
+
+  it('launches a fleet whose template targets a reservation into it, until it is full, and terminating gives the place back', async () => {
+    aws.capacityReservations.set(reservations);
+    await aws.clients.ec2.send(
+      new CreateLaunchTemplateCommand({
+        LaunchTemplateName: 'karpenter.k8s.aws/reserved',
+        LaunchTemplateData: {
+          ImageId: aws.seed.amis.al2023X86,
+          SecurityGroupIds: [aws.seed.nodeSecurityGroupId],
+          CapacityReservationSpecification: {
+            CapacityReservationPreference: 'capacity-reservations-only',
+            CapacityReservationTarget: { CapacityReservationId: 'cr-0a1' },
+          },
+        },
+      }),
+    );
+    const reservedFleet = () => {
+      const input = fleet('on-demand', [{ type: 'm5.large', zone: 'a', price: 0.0000001 }]);
+      input.LaunchTemplateConfigs![0]!.LaunchTemplateSpecification!.LaunchTemplateName =
+        'karpenter.k8s.aws/reserved';
+      return new CreateFleetCommand(input);
+    };
+    const first = await aws.clients.ec2.send(reservedFleet());
+    expect(first.Errors).toEqual([]);
+    const id = first.Instances![0]!.InstanceIds![0]!;
+    expect(aws.launches.at(-1)).toMatchObject({
+      capacityReservationId: 'cr-0a1',
+      capacityType: 'on-demand',
+    });
+    expect((await instance(id))?.CapacityReservationId).toBe('cr-0a1');
+    expect(aws.capacityReservations.available('cr-0a1')).toBe(0);
+    expect(
+      (
+        await aws.clients.ec2.send(
+          new DescribeCapacityReservationsCommand({ CapacityReservationIds: ['cr-0a1'] }),
+        )
+      ).CapacityReservations?.[0]?.AvailableInstanceCount,
+    ).toBe(0);
+
+    const full = await aws.clients.ec2.send(reservedFleet());
+    expect(full.Instances ?? []).toEqual([]);
+    expect(full.Errors?.map((e) => e.ErrorCode)).toEqual(['ReservationCapacityExceeded']);
+
+    await aws.clients.ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] }));
+    expect(aws.capacityReservations.available('cr-0a1')).toBe(1);
+    const again = await aws.clients.ec2.send(reservedFleet());
+    expect(again.Instances?.[0]?.InstanceIds).toHaveLength(1);
+  });
+
+  it('refuses an override of another type or zone than the targeted reservation', async () => {
+    aws.capacityReservations.set(reservations);
+    const input = fleet('on-demand', [{ type: 'c5.large', zone: 'a', price: 0.0000001 }]);
+    input.LaunchTemplateConfigs![0]!.LaunchTemplateSpecification!.LaunchTemplateName =
+      'karpenter.k8s.aws/reserved';
+    const out = await aws.clients.ec2.send(new CreateFleetCommand(input));
+    expect(out.Instances ?? []).toEqual([]);
+    expect(out.Errors?.[0]?.ErrorCode).toBe('InvalidParameterCombination');
+  });
 });
 
 describe('faults and spot prices', () => {

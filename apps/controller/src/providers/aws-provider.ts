@@ -55,6 +55,8 @@ export interface AwsWiringInputs {
   readonly logger: Logger;
   /** Where the interruption controller's counts go (the operator's Prometheus metrics). */
   readonly interruptionMetrics?: InterruptionMetrics;
+  /** The core `ReservedCapacity` feature gate (capacity reservations); default true. */
+  readonly reservedCapacity?: boolean;
 }
 
 /** Builds the provider and its controllers. Logs the settings. */
@@ -87,6 +89,7 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
         EC2NodeClass | undefined,
     clock: inputs.clock,
     logger: providerLogger,
+    reservedCapacity: inputs.reservedCapacity ?? true,
   });
   const periodic: PeriodicTask[] = [
     awsLaunchTemplateGarbageCollectionTask(cloudProvider),
@@ -111,6 +114,7 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
         queue: s.interruptionQueue,
       }),
       unavailableOfferings: cloudProvider.unavailableOfferings,
+      reservationCapacity: cloudProvider.reservationCapacity,
       clock: inputs.clock,
       logger: {
         info: (message, fields) => logger.info(fields ?? {}, message),
@@ -134,6 +138,9 @@ export function wireAwsProvider(inputs: AwsWiringInputs): AwsWiring {
         region: s.region,
         clusterName: inputs.clusterName,
         kubernetesVersion: apiServerMinorVersion((m, p) => inputs.request(m, p), inputs.clock),
+        reservedCapacity: inputs.reservedCapacity ?? true,
+        // The launch path counts reservations down from what this controller last read.
+        reservationCapacity: cloudProvider.reservationCapacity,
       }),
       ec2NodeClassTerminationController({
         client,

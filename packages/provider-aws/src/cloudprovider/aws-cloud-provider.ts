@@ -58,6 +58,7 @@ import {
   type EnsuredLaunchTemplate,
 } from '../launch/launch-templates.js';
 import { UnavailableOfferings } from '../launch/unavailable-offerings.js';
+import { ReservationCapacity } from '../launch/reservation-capacity.js';
 import { userDataFor } from '../launch/user-data.js';
 import { restrictedTagProblem } from '../nodeclass/status.js';
 import {
@@ -87,6 +88,13 @@ const AllowUndefined: ReadonlySet<string> = new Set([
   ...AwsWellKnownLabels,
 ]);
 
+/** Labels a NodeClaim carries only when it launched into a capacity reservation. */
+const ReservationLabels: ReadonlySet<string> = new Set([
+  AwsLabels.CapacityReservationID,
+  AwsLabels.CapacityReservationType,
+  AwsLabels.CapacityReservationInterruptible,
+]);
+
 /** Upstream's default block devices when the NodeClass sets none. */
 function defaultBlockDevices(family: string): BlockDeviceMapping[] | undefined {
   if (family === 'AL2023' || family === 'AL2')
@@ -107,12 +115,82 @@ interface Candidate {
   readonly imageId: string;
 }
 
+/** The capacity type a launch asks CreateFleet for. */
+type LaunchCapacityType = 'reserved' | 'spot' | 'on-demand';
+
+/** The market of a reserved launch: an ODCR, a capacity block or an interruptible ODCR. */
+type ReservationMarket = 'default' | 'capacity-block' | 'interruptible';
+
+/** Upstream's tie order between reservation markets of equal price. */
+const ReservationMarketOrder: readonly ReservationMarket[] = [
+  'default',
+  'capacity-block',
+  'interruptible',
+];
+
+const reservationIdOf = (o: Offering): string | undefined =>
+  o.requirements.labels()[AwsLabels.CapacityReservationID];
+
+function reservationMarketOf(o: Offering): ReservationMarket {
+  const labels = o.requirements.labels();
+  if (labels[AwsLabels.CapacityReservationType] === 'capacity-block') return 'capacity-block';
+  return labels[AwsLabels.CapacityReservationInterruptible] === 'true'
+    ? 'interruptible'
+    : 'default';
+}
+
+const cheapest = (offerings: readonly Offering[]): number =>
+  Math.min(...offerings.map((o) => o.price));
+
+/**
+ * Upstream's reserved-launch filters (reference 4.2 step 3): one market only (the cheapest;
+ * ties default ODCR, capacity block, interruptible ODCR), only the cheapest type for a capacity
+ * block, and per type and zone the reservation with the most capacity left.
+ */
+function reservedLaunchCandidates(candidates: readonly Candidate[]): {
+  candidates: Candidate[];
+  market: ReservationMarket;
+} {
+  let market: ReservationMarket = 'default';
+  let best = Number.POSITIVE_INFINITY;
+  for (const m of ReservationMarketOrder) {
+    const offerings = candidates.flatMap((c) =>
+      c.offerings.filter((o) => reservationMarketOf(o) === m),
+    );
+    if (offerings.length > 0 && cheapest(offerings) < best) {
+      best = cheapest(offerings);
+      market = m;
+    }
+  }
+  let out = candidates
+    .map((c) => ({ ...c, offerings: c.offerings.filter((o) => reservationMarketOf(o) === market) }))
+    .filter((c) => c.offerings.length > 0);
+  if (market === 'capacity-block') {
+    const first = [...out].sort(
+      (a, b) => cheapest(a.offerings) - cheapest(b.offerings) || a.it.name.localeCompare(b.it.name),
+    )[0];
+    out = first ? [first] : [];
+  }
+  out = out.map((c) => {
+    const byZone = new Map<string, Offering>();
+    for (const o of c.offerings) {
+      const kept = byZone.get(o.zone);
+      if (!kept || (o.reservationCapacity ?? 0) > (kept.reservationCapacity ?? 0))
+        byZone.set(o.zone, o);
+    }
+    return { ...c, offerings: [...byZone.values()] };
+  });
+  return { candidates: out, market };
+}
+
 /** The AWS provider. */
 export class AwsCloudProvider implements CloudProvider {
   readonly name = 'aws';
   readonly #o: AwsCloudProviderOptions;
   readonly #clock: Clock;
   readonly #ice: UnavailableOfferings;
+  readonly #reservations = new ReservationCapacity();
+  readonly #reservedCapacity: boolean;
   #spotPrices: SpotPriceTable | undefined;
 
   /** Raises Error naming the option when a required one is empty. */
@@ -122,6 +200,15 @@ export class AwsCloudProvider implements CloudProvider {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#ice = new UnavailableOfferings(this.#clock);
+    this.#reservedCapacity = options.reservedCapacity ?? true;
+  }
+
+  /**
+   * What each capacity reservation can still take (the status controller refreshes it from
+   * DescribeCapacityReservations; launches and capacity errors count it down).
+   */
+  get reservationCapacity(): ReservationCapacity {
+    return this.#reservations;
   }
 
   /** The unavailable-offerings cache (inspection and tests). */
@@ -209,6 +296,9 @@ export class AwsCloudProvider implements CloudProvider {
         ...this.#o.catalog,
         ...(this.#spotPrices ? { spotPrices: this.#spotPrices } : {}),
         unavailableOfferings: this.#ice.list(),
+        ...(this.#reservedCapacity
+          ? { reservationCapacity: (id: string) => this.#reservations.remaining(id) }
+          : {}),
       },
     });
   }
@@ -274,7 +364,12 @@ export class AwsCloudProvider implements CloudProvider {
     const existing = await this.#instanceForNodeClaim(name);
     if (existing) return this.#launched(nodeClaim, nodeClass, existing);
 
-    const { candidates, capacityType } = this.#candidates(nodeClass, requirements, requests, name);
+    const { candidates, capacityType, market } = this.#candidates(
+      nodeClass,
+      requirements,
+      requests,
+      name,
+    );
     const subnetByZone = new Map<string, string>();
     for (const s of nodeClass.status?.subnets ?? [])
       if (!subnetByZone.has(s.zone)) subnetByZone.set(s.zone, s.id);
@@ -301,15 +396,24 @@ export class AwsCloudProvider implements CloudProvider {
     let launchedTemplate: string | undefined;
     try {
       const configs: FleetLaunchTemplateConfigRequest[] = [];
-      const groups = new Map<string, Candidate[]>();
-      for (const c of candidates) {
-        const key = JSON.stringify([c.imageId, c.it.capacity['pods'], c.it.overhead.kubeReserved]);
-        const g = groups.get(key) ?? [];
-        g.push(c);
-        groups.set(key, g);
-      }
+      // One template per (AMI, max pods, kube-reserved), and per reservation for a reserved
+      // launch: the template is what targets the reservation.
+      const groups = new Map<string, { c: Candidate; o: Offering }[]>();
+      for (const c of candidates)
+        for (const o of c.offerings) {
+          const key = JSON.stringify([
+            c.imageId,
+            c.it.capacity['pods'],
+            c.it.overhead.kubeReserved,
+            reservationIdOf(o) ?? null,
+          ]);
+          groups.set(key, [...(groups.get(key) ?? []), { c, o }]);
+        }
+      const reservationOfTemplate = new Map<string, string>();
       for (const group of groups.values()) {
-        const first = group[0] as Candidate;
+        const first = (group[0] as { c: Candidate; o: Offering }).c;
+        const reservationId =
+          capacityType === 'reserved' ? reservationIdOf(group[0]!.o) : undefined;
         const lt = await ensureLaunchTemplate(this.#o.clients.ec2, {
           imageId: first.imageId,
           userData: this.#userData(nodeClaim, nodeClass, first.it),
@@ -326,21 +430,44 @@ export class AwsCloudProvider implements CloudProvider {
             ? { associatePublicIPAddress: nodeClass.spec.associatePublicIPAddress }
             : {}),
           tags: ltTags,
+          ...(reservationId !== undefined
+            ? {
+                capacityReservation: {
+                  id: reservationId,
+                  ...(market === 'capacity-block'
+                    ? { marketType: 'capacity-block' as const }
+                    : market === 'interruptible'
+                      ? { marketType: 'interruptible-capacity-reservation' as const }
+                      : {}),
+                },
+              }
+            : this.#reservedCapacity
+              ? { capacityReservation: 'none' as const }
+              : {}),
         });
         templates.push(lt);
+        if (reservationId !== undefined) reservationOfTemplate.set(lt.name, reservationId);
         configs.push({
           LaunchTemplateSpecification: { LaunchTemplateName: lt.name, Version: '$Latest' },
-          Overrides: group.flatMap((c) =>
-            c.offerings.map((o) => ({
-              InstanceType: c.it.name as never,
-              SubnetId: subnetByZone.get(o.zone),
-              AvailabilityZone: o.zone,
-              ImageId: c.imageId,
-              Priority: o.price,
-            })),
-          ),
+          Overrides: group.map(({ c, o }) => ({
+            InstanceType: c.it.name as never,
+            SubnetId: subnetByZone.get(o.zone),
+            AvailabilityZone: o.zone,
+            ImageId: c.imageId,
+            Priority: o.price,
+          })),
         });
       }
+      // Upstream's targets: an ODCR launches as on-demand, a capacity block as capacity-block,
+      // an interruptible ODCR as reserved-capacity.
+      const target =
+        capacityType !== 'reserved'
+          ? capacityType
+          : market === 'capacity-block'
+            ? 'capacity-block'
+            : market === 'interruptible'
+              ? 'reserved-capacity'
+              : 'on-demand';
       const tagSpec = (
         ResourceType: 'instance' | 'volume' | 'fleet',
         t: Record<string, string>,
@@ -353,11 +480,19 @@ export class AwsCloudProvider implements CloudProvider {
           Type: 'instant',
           TargetCapacitySpecification: {
             TotalTargetCapacity: 1,
-            DefaultTargetCapacityType: capacityType,
+            DefaultTargetCapacityType: target,
           },
-          ...(capacityType === 'spot'
+          ...(target === 'spot'
             ? { SpotOptions: { AllocationStrategy: 'price-capacity-optimized' } }
-            : { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }),
+            : target === 'on-demand'
+              ? { OnDemandOptions: { AllocationStrategy: 'lowest-price' } }
+              : target === 'reserved-capacity'
+                ? {
+                    ReservedCapacityOptions: {
+                      ReservationTypes: ['interruptible-capacity-reservation'],
+                    },
+                  }
+                : {}),
           ...(nodeClass.spec.context ? { Context: nodeClass.spec.context } : {}),
           LaunchTemplateConfigs: configs,
           TagSpecifications: [
@@ -367,7 +502,7 @@ export class AwsCloudProvider implements CloudProvider {
           ],
         }),
       );
-      const tried = this.#markCapacityErrors(out.Errors ?? [], capacityType);
+      const tried = this.#markCapacityErrors(out.Errors ?? [], capacityType, reservationOfTemplate);
       const instanceId = out.Instances?.[0]?.InstanceIds?.[0];
       if (!instanceId) {
         const other = (out.Errors ?? []).find(
@@ -386,6 +521,9 @@ export class AwsCloudProvider implements CloudProvider {
       launchedTemplate =
         out.Instances?.[0]?.LaunchTemplateAndOverrides?.LaunchTemplateSpecification
           ?.LaunchTemplateName;
+      const launchedReservation = reservationOfTemplate.get(launchedTemplate ?? '');
+      // Counted until the next DescribeCapacityReservations, as upstream's provider does.
+      if (launchedReservation !== undefined) this.#reservations.markLaunched(launchedReservation);
       const instance = await this.#describe(instanceId);
       if (!instance)
         throw new CreateError(
@@ -398,8 +536,9 @@ export class AwsCloudProvider implements CloudProvider {
         instanceType: instance.InstanceType,
         zone: instance.Placement?.AvailabilityZone,
         capacityType,
+        ...(launchedReservation !== undefined ? { capacityReservation: launchedReservation } : {}),
       });
-      return this.#launched(nodeClaim, nodeClass, instance);
+      return this.#launched(nodeClaim, nodeClass, instance, launchedReservation);
     } catch (err) {
       if (err instanceof InsufficientCapacityError || err instanceof CreateError) throw err;
       throw new CreateError('LaunchFailed', `node claim ${name}: ${awsErrorText(err)}`, {
@@ -425,7 +564,7 @@ export class AwsCloudProvider implements CloudProvider {
     requirements: Requirements,
     requests: ReturnType<typeof launchRequests>,
     name: string,
-  ): { candidates: Candidate[]; capacityType: 'spot' | 'on-demand' } {
+  ): { candidates: Candidate[]; capacityType: LaunchCapacityType; market?: ReservationMarket } {
     const subnetZones = new Set((nodeClass.status?.subnets ?? []).map((s) => s.zone));
     const amis = (nodeClass.status?.amis ?? []).map((a) => ({
       id: a.id,
@@ -455,12 +594,21 @@ export class AwsCloudProvider implements CloudProvider {
         'NoCompatibleAMI',
         `node claim ${name}: no AMI in EC2NodeClass ${nodeClass.metadata.name} status.amis fits any of its instance types`,
       );
-    const capacityType = withAMI.some((c) => c.offerings.some((o) => o.capacityType === 'spot'))
-      ? 'spot'
-      : 'on-demand';
-    const candidates = withAMI
+    // Reserved when the claim allows it and a reservation has room, else spot, else on-demand.
+    const has = (t: LaunchCapacityType) =>
+      withAMI.some((c) => c.offerings.some((o) => o.capacityType === t));
+    const capacityType: LaunchCapacityType = has('reserved')
+      ? 'reserved'
+      : has('spot')
+        ? 'spot'
+        : 'on-demand';
+    let ofType = withAMI
       .map((c) => ({ ...c, offerings: c.offerings.filter((o) => o.capacityType === capacityType) }))
-      .filter((c) => c.offerings.length > 0)
+      .filter((c) => c.offerings.length > 0);
+    let market: ReservationMarket | undefined;
+    if (capacityType === 'reserved')
+      ({ candidates: ofType, market } = reservedLaunchCandidates(ofType));
+    const candidates = ofType
       .sort(
         (a, b) =>
           Math.min(...a.offerings.map((o) => o.price)) -
@@ -471,7 +619,7 @@ export class AwsCloudProvider implements CloudProvider {
       throw new InsufficientCapacityError(
         `node claim ${name}: no instance type option has an available compatible offering in the NodeClass's subnet zones that fits the requests`,
       );
-    return { candidates, capacityType };
+    return { candidates, capacityType, ...(market ? { market } : {}) };
   }
 
   #userData(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, it: InstanceType): string {
@@ -507,7 +655,16 @@ export class AwsCloudProvider implements CloudProvider {
     });
   }
 
-  #markCapacityErrors(errors: readonly CreateFleetError[], capacityType: string): OfferingKey[] {
+  /**
+   * Marks what answered with a capacity error: the offering `<capacityType>:<type>:<zone>` in
+   * the unavailable-offerings cache, or for a reserved launch the reservation its template
+   * targeted (until the next refresh), leaving the type's on-demand and spot offerings alone.
+   */
+  #markCapacityErrors(
+    errors: readonly CreateFleetError[],
+    capacityType: LaunchCapacityType,
+    reservationOfTemplate: ReadonlyMap<string, string>,
+  ): OfferingKey[] {
     const out: OfferingKey[] = [];
     for (const e of errors) {
       if (!InsufficientCapacityErrorCodes.has(e.ErrorCode ?? '')) continue;
@@ -517,25 +674,52 @@ export class AwsCloudProvider implements CloudProvider {
         zone: o?.AvailabilityZone ?? '',
         capacityType,
       };
-      this.#ice.mark(key);
+      const reservation = reservationOfTemplate.get(
+        e.LaunchTemplateAndOverrides?.LaunchTemplateSpecification?.LaunchTemplateName ?? '',
+      );
+      if (reservation !== undefined) this.#reservations.markUnavailable(reservation);
+      else this.#ice.mark(key);
       out.push(key);
     }
     return out;
   }
 
-  #launched(nodeClaim: NodeClaim, nodeClass: EC2NodeClass, instance: Instance): NodeClaim {
+  #launched(
+    nodeClaim: NodeClaim,
+    nodeClass: EC2NodeClass,
+    instance: Instance,
+    launchedReservation?: string,
+  ): NodeClaim {
     const it = this.#instanceTypes(nodeClass).find((t) => t.name === instance.InstanceType);
     const zone = instance.Placement?.AvailabilityZone ?? '';
-    const capacityType = instance.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand';
+    const reservationId = this.#reservedCapacity
+      ? (instance.CapacityReservationId ?? launchedReservation)
+      : undefined;
+    const capacityType =
+      reservationId !== undefined
+        ? 'reserved'
+        : instance.InstanceLifecycle === 'spot'
+          ? 'spot'
+          : 'on-demand';
     const labels: Record<string, string> = {};
     if (it) {
       const resolved = Requirements.fromNodeSelectorRequirements(
         nodeClaim.spec.requirements,
       ).intersection(it.requirements);
       for (const r of resolved.values()) {
+        if (ReservationLabels.has(r.key)) continue;
         const values = r.complement ? [] : r.valuesList();
         if (values.length === 1) labels[r.key] = values[0] as string;
       }
+    }
+    // The reservation labels only on a claim that launched into one (upstream).
+    const reservation = nodeClass.status?.capacityReservations?.find((c) => c.id === reservationId);
+    if (reservationId !== undefined) {
+      labels[AwsLabels.CapacityReservationID] = reservationId;
+      labels[AwsLabels.CapacityReservationType] = reservation?.reservationType ?? 'default';
+      labels[AwsLabels.CapacityReservationInterruptible] = String(
+        reservation?.interruptible ?? false,
+      );
     }
     const zoneID = nodeClass.status?.subnets?.find((s) => s.zone === zone)?.zoneID;
     Object.assign(labels, nodeClaim.metadata.labels ?? {}, {
@@ -714,6 +898,16 @@ export class AwsCloudProvider implements CloudProvider {
       !nodeClass.status.subnets.some((s) => s.id === instance.SubnetId)
     )
       return 'SubnetDrift';
+    // The instance's own reservation (the claim's label when EC2 does not say), as upstream.
+    const reservationId =
+      instance.CapacityReservationId ??
+      nodeClaim.metadata.labels?.[AwsLabels.CapacityReservationID];
+    if (
+      this.#reservedCapacity &&
+      reservationId !== undefined &&
+      !(nodeClass.status?.capacityReservations ?? []).some((r) => r.id === reservationId)
+    )
+      return 'CapacityReservationDrift';
     return '';
   }
 }

@@ -7,6 +7,7 @@ import type { NodeClaim } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { formatResourceList } from '@karpenter-ts/scheduling';
 import { AwsGroup, EC2NodeClassKind } from '../ec2nodeclass.js';
+import { AwsLabels } from '../labels.js';
 
 /** Tag keys Karpenter sets on instances, volumes, fleets and launch templates. */
 export const AwsTags = {
@@ -36,7 +37,11 @@ export function tagOf(instance: Instance, key: string): string | undefined {
   return instance.Tags?.find((t) => t.Key === key)?.Value;
 }
 
-/** The NodeClaim view of an instance; capacity and allocatable when its type is known. */
+/**
+ * The NodeClaim view of an instance; capacity and allocatable when its type is known; capacity
+ * type `reserved` with its `karpenter.k8s.aws/capacity-reservation-id` for an instance in a
+ * capacity reservation.
+ */
 export function nodeClaimFromInstance(
   instance: Instance,
   region: string,
@@ -47,7 +52,14 @@ export function nodeClaimFromInstance(
     'node.kubernetes.io/instance-type': instance.InstanceType ?? '',
     'topology.kubernetes.io/region': region,
     'topology.kubernetes.io/zone': zone,
-    'karpenter.sh/capacity-type': instance.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand',
+    'karpenter.sh/capacity-type': instance.CapacityReservationId
+      ? 'reserved'
+      : instance.InstanceLifecycle === 'spot'
+        ? 'spot'
+        : 'on-demand',
+    ...(instance.CapacityReservationId
+      ? { [AwsLabels.CapacityReservationID]: instance.CapacityReservationId }
+      : {}),
   };
   const nodePool = tagOf(instance, AwsTags.NodePool);
   if (nodePool !== undefined) labels['karpenter.sh/nodepool'] = nodePool;

@@ -31,6 +31,12 @@ export interface AwsCloudProviderOptions {
   getNodeClass(name: string): Promise<EC2NodeClass | undefined>;
   /** `--vm-memory-overhead-percent`, `--reserved-enis`, spot price factor, catalog. */
   readonly catalog?: Omit<AwsCatalogOptions, 'unavailableOfferings'>;
+  /**
+   * The core `ReservedCapacity` feature gate; default true (upstream's default). Off: no
+   * reserved offerings, launch templates set no capacity reservation preference, and instances
+   * in a reservation are labelled on-demand.
+   */
+  readonly reservedCapacity?: boolean;
   readonly clock?: Clock;
   readonly logger?: AwsProviderLogger;
 }

@@ -33,6 +33,18 @@ export interface LaunchTemplateOptions {
   readonly associatePublicIPAddress?: boolean;
   /** Tags of the template and of the network interfaces it creates. */
   readonly tags: Readonly<Record<string, string>>;
+  /**
+   * The capacity reservation preference (set only with the ReservedCapacity gate, as upstream):
+   * `none` keeps the instance out of open reservations; a target launches into that reservation
+   * only (`capacity-reservations-only`), with the market type of a capacity block or an
+   * interruptible reservation.
+   */
+  readonly capacityReservation?:
+    | 'none'
+    | {
+        readonly id: string;
+        readonly marketType?: 'capacity-block' | 'interruptible-capacity-reservation';
+      };
 }
 
 function sizeGiB(size: string | undefined): number | undefined {
@@ -92,6 +104,22 @@ export function launchTemplateData(o: LaunchTemplateOptions): RequestLaunchTempl
         }
       : {}),
     TagSpecifications: [{ ResourceType: 'network-interface', Tags: tags }],
+    ...capacityReservationData(o.capacityReservation),
+  };
+}
+
+function capacityReservationData(
+  cr: LaunchTemplateOptions['capacityReservation'],
+): Partial<RequestLaunchTemplateData> {
+  if (cr === undefined) return {};
+  if (cr === 'none')
+    return { CapacityReservationSpecification: { CapacityReservationPreference: 'none' } };
+  return {
+    CapacityReservationSpecification: {
+      CapacityReservationPreference: 'capacity-reservations-only',
+      CapacityReservationTarget: { CapacityReservationId: cr.id },
+    },
+    ...(cr.marketType ? { InstanceMarketOptions: { MarketType: cr.marketType } } : {}),
   };
 }
 

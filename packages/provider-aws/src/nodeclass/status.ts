@@ -1,14 +1,17 @@
 /**
  * What the EC2NodeClass status controller writes (upstream pkg/controllers/nodeclass):
- * `status.subnets`, `securityGroups`, `amis`, `instanceProfile` and the
- * conditions `SubnetsReady`, `SecurityGroupsReady`, `AMIsReady`, `InstanceProfileReady`,
+ * `status.subnets`, `securityGroups`, `amis`, `instanceProfile`, `capacityReservations` (with the
+ * ReservedCapacity feature gate) and the conditions `SubnetsReady`, `SecurityGroupsReady`,
+ * `AMIsReady`, `InstanceProfileReady`, `CapacityReservationsReady` (with the gate),
  * `ValidationSucceeded`, rolled up into `Ready`, with the period after which to look again.
  * Pure of Kubernetes: it reads AWS and returns what to write.
  */
 import type { AwsClients } from '../aws/clients.js';
 import { awsErrorText, isAwsUnauthorized } from '../aws/errors.js';
 import type { EC2NodeClass, EC2NodeClassStatus } from '../ec2nodeclass.js';
+import type { ReservationCapacity } from '../launch/reservation-capacity.js';
 import { AMISelectorError, resolveAMIs } from './amis.js';
+import { resolveCapacityReservations } from './capacity-reservations.js';
 import { resolveInstanceProfile } from './instance-profile.js';
 import { resolveSecurityGroups } from './security-groups.js';
 import { resolveSubnets } from './subnets.js';
@@ -19,6 +22,7 @@ export const EC2NodeClassConditions = {
   SecurityGroupsReady: 'SecurityGroupsReady',
   AMIsReady: 'AMIsReady',
   InstanceProfileReady: 'InstanceProfileReady',
+  CapacityReservationsReady: 'CapacityReservationsReady',
   ValidationSucceeded: 'ValidationSucceeded',
   Ready: 'Ready',
 } as const;
@@ -33,6 +37,8 @@ export const EC2NodeClassRefreshSeconds = {
   amisNotFound: 60,
   /** The instance profile cache TTL. */
   instanceProfile: 900,
+  /** The capacity reservation list cache TTL. */
+  capacityReservations: 60,
 } as const;
 
 /** Tag keys `spec.tags` may not set (reference 1.1). */
@@ -65,9 +71,12 @@ export interface EC2NodeClassResolution {
   /** The resolved fields; a part that could not be resolved keeps the previous status's value. */
   readonly status: Pick<
     EC2NodeClassStatus,
-    'subnets' | 'securityGroups' | 'amis' | 'instanceProfile'
+    'subnets' | 'securityGroups' | 'amis' | 'instanceProfile' | 'capacityReservations'
   >;
-  /** The five conditions then `Ready`, in that order. */
+  /**
+   * `SubnetsReady`, `SecurityGroupsReady`, `AMIsReady`, `InstanceProfileReady`,
+   * `CapacityReservationsReady` (with the gate), `ValidationSucceeded`, then `Ready`.
+   */
   readonly conditions: readonly EC2NodeClassConditionUpdate[];
   /** Seconds until the next pass: the shortest refresh period of what was looked at. */
   readonly requeueAfterSeconds: number;
@@ -80,8 +89,16 @@ export interface EC2NodeClassStatusContext {
   readonly clusterName: string;
   /** The cluster's Kubernetes minor version, `1.36` (the AMI aliases' SSM paths). */
   readonly kubernetesVersion: string;
-  /** Milliseconds since the epoch (AMI deprecation). */
+  /** Milliseconds since the epoch (AMI deprecation, capacity blocks expiring); default now. */
   readonly now?: number;
+  /**
+   * The core `ReservedCapacity` feature gate (default true, as upstream): off, capacity
+   * reservations are neither resolved nor given a condition, and `status.capacityReservations`
+   * is left as it was.
+   */
+  readonly reservedCapacity?: boolean;
+  /** Given the reservations' available counts on each successful resolution (the launch path's). */
+  readonly reservationCapacity?: ReservationCapacity;
 }
 
 const ok = (type: string): EC2NodeClassConditionUpdate => ({
@@ -216,6 +233,29 @@ export async function resolveEC2NodeClassStatus(
   } catch (err) {
     if (previous.instanceProfile) status.instanceProfile = previous.instanceProfile;
     conditions.push(unauthorized(C.InstanceProfileReady, 'instance profile', err));
+  }
+
+  if (ctx.reservedCapacity ?? true) {
+    try {
+      const reservations = await resolveCapacityReservations(
+        ctx.clients.ec2,
+        spec.capacityReservationSelectorTerms ?? [],
+        ctx.now ?? Date.now(),
+      );
+      ctx.reservationCapacity?.observe(reservations);
+      requeue = Math.min(requeue, EC2NodeClassRefreshSeconds.capacityReservations);
+      status.capacityReservations = reservations.map(
+        ({ availableInstanceCount: _count, ...entry }) => entry,
+      );
+      // Reservations are capacity to use when present: selecting none is not a failure.
+      conditions.push(ok(C.CapacityReservationsReady));
+    } catch (err) {
+      if (previous.capacityReservations)
+        status.capacityReservations = previous.capacityReservations;
+      conditions.push(
+        unauthorized(C.CapacityReservationsReady, 'DescribeCapacityReservations', err),
+      );
+    }
   }
 
   const tagProblem = restrictedTagProblem(spec.tags);

@@ -35,6 +35,23 @@ describe('parseInterruptionMessage', () => {
     });
   });
 
+  it('reads a capacity reservation interruption warning (its detail names the instance only)', () => {
+    expect(
+      parseInterruptionMessage(
+        envelope('aws.ec2', 'EC2 Capacity Reservation Instance Interruption Warning', {
+          'instance-id': 'i-0cr',
+          'instance-action': 'terminate',
+          'instance-lifecycle': 'capacity-block',
+        }),
+      ),
+    ).toMatchObject({ kind: 'capacity_reservation_interrupted', instanceIds: ['i-0cr'] });
+    expect(() =>
+      parseInterruptionMessage(
+        envelope('aws.ec2', 'EC2 Capacity Reservation Instance Interruption Warning', {}),
+      ),
+    ).toThrow(/instance-id/);
+  });
+
   it('reads a rebalance recommendation', () => {
     expect(
       parseInterruptionMessage(

@@ -13,6 +13,7 @@ import type { Node, NodeClaim } from '@karpenter-ts/api';
 import { ManualClock, MemoryKubeClient, type KubeClient } from '@karpenter-ts/controllers';
 import {
   InterruptionController,
+  ReservationCapacity,
   SqsInterruptionQueue,
   UnavailableOfferings,
   createSqsClient,
@@ -95,13 +96,19 @@ const scheduledChange = (ids: string[], category = 'scheduledChange') =>
   });
 
 /** A launched, registered NodeClaim on instance `id` (spot m5.large in us-west-2b) and its Node. */
-async function launched(client: MemoryKubeClient, name: string, id: string): Promise<void> {
+async function launched(
+  client: MemoryKubeClient,
+  name: string,
+  id: string,
+  more: Record<string, string> = {},
+): Promise<void> {
   const providerID = `aws:///us-west-2b/${id}`;
   const labels = {
     'karpenter.sh/nodepool': 'default',
     'karpenter.sh/capacity-type': 'spot',
     'node.kubernetes.io/instance-type': 'm5.large',
     'topology.kubernetes.io/zone': 'us-west-2b',
+    ...more,
   };
   const claim: NodeClaim = {
     apiVersion: 'karpenter.sh/v1',
@@ -147,10 +154,12 @@ function setup(queue: string, client?: KubeClient) {
   const metrics = recordingMetrics();
   const errors: { message: string; fields?: Record<string, unknown> }[] = [];
   const unavailableOfferings = new UnavailableOfferings(clock);
+  const reservationCapacity = new ReservationCapacity();
   const controller = new InterruptionController({
     client: client ?? memory,
     queue: new SqsInterruptionQueue({ sqs: sqs(), queue, waitTimeSeconds: 1 }),
     unavailableOfferings,
+    reservationCapacity,
     clock,
     metrics,
     logger: {
@@ -158,7 +167,15 @@ function setup(queue: string, client?: KubeClient) {
       error: (message, fields) => void errors.push({ message, ...(fields ? { fields } : {}) }),
     },
   });
-  return { clock, client: memory, metrics, errors, unavailableOfferings, controller };
+  return {
+    clock,
+    client: memory,
+    metrics,
+    errors,
+    unavailableOfferings,
+    reservationCapacity,
+    controller,
+  };
 }
 
 const deleting = async (client: MemoryKubeClient, name: string) =>
@@ -195,6 +212,42 @@ describe('interruption controller', () => {
       durations: [3],
       disrupted: [['spot-1', 'spot_interrupted']],
     });
+  });
+
+  it('marks the reservation of a capacity reservation interruption warning unavailable and deletes its NodeClaim', async () => {
+    const url = await newQueue();
+    const t = setup(url);
+    t.reservationCapacity.observe([
+      { id: 'cr-0a1', availableInstanceCount: 2 },
+      { id: 'cr-0b2', availableInstanceCount: 1 },
+    ]);
+    await launched(t.client, 'reserved-1', 'i-0c1', {
+      'karpenter.sh/capacity-type': 'reserved',
+      'karpenter.k8s.aws/capacity-reservation-id': 'cr-0a1',
+    });
+    await send(
+      url,
+      eventBridge('aws.ec2', 'EC2 Capacity Reservation Instance Interruption Warning', {
+        'instance-id': 'i-0c1',
+        'instance-action': 'terminate',
+        'instance-lifecycle': 'capacity-block',
+      }),
+    );
+
+    const pass = await t.controller.reconcile();
+
+    expect(pass).toMatchObject({ received: 1, deleted: 1, deletedNodeClaims: ['reserved-1'] });
+    expect(await deleting(t.client, 'reserved-1')).toBe(true);
+    expect(t.reservationCapacity.remaining('cr-0a1')).toBe(0);
+    expect(t.reservationCapacity.remaining('cr-0b2')).toBe(1);
+    expect(t.unavailableOfferings.list()).toEqual([]);
+    expect(t.client.events.map((e) => `${e.involved.kind} ${e.reason}`)).toEqual([
+      'NodeClaim CapacityReservationInterrupted',
+      'Node CapacityReservationInterrupted',
+      'NodeClaim TerminatingOnInterruption',
+      'Node TerminatingOnInterruption',
+    ]);
+    expect(t.metrics.seen.disrupted).toEqual([['reserved-1', 'capacity_reservation_interrupted']]);
   });
 
   it('only records an event for a rebalance recommendation', async () => {

@@ -78,6 +78,7 @@ describe('EC2NodeClass status controller', () => {
       ['SecurityGroupsReady', 'True', 1],
       ['AMIsReady', 'True', 1],
       ['InstanceProfileReady', 'True', 1],
+      ['CapacityReservationsReady', 'True', 1],
       ['ValidationSucceeded', 'True', 1],
       ['Ready', 'True', 1],
     ]);

@@ -93,6 +93,7 @@ describe('EC2NodeClass status', () => {
       ['SecurityGroupsReady', 'True'],
       ['AMIsReady', 'True'],
       ['InstanceProfileReady', 'True'],
+      ['CapacityReservationsReady', 'True'],
       ['ValidationSucceeded', 'True'],
       ['Ready', 'True'],
     ]);

@@ -9,7 +9,9 @@
  *   while the provisioner, which schedules the pods of deleting nodes, launches their
  *   replacements. A NodeClaim already deleting is left alone.
  * - A spot interruption also marks its offering (instance type, zone, spot) unavailable for
- *   3 minutes, so the replacement goes elsewhere.
+ *   3 minutes, so the replacement goes elsewhere; a capacity reservation interruption warning
+ *   marks the NodeClaim's reservation (its `karpenter.k8s.aws/capacity-reservation-id`)
+ *   unavailable until the next refresh, and deletes the NodeClaim.
  * - A rebalance recommendation only records an event (upstream's default).
  * - A message about an instance no NodeClaim owns, or of a kind Karpenter ignores, is deleted.
  * - A malformed message is logged, counted and deleted.
@@ -23,6 +25,8 @@ import { systemClock, type Clock } from '@karpenter-ts/cloudprovider';
 import { isNotFound, type KubeClient, type PeriodicTask } from '@karpenter-ts/controllers';
 import { instanceIdOf } from '../../cloudprovider/instance.js';
 import type { UnavailableOfferings } from '../../launch/unavailable-offerings.js';
+import type { ReservationCapacity } from '../../launch/reservation-capacity.js';
+import { AwsLabels } from '../../labels.js';
 import { messageEvents, terminatingOnInterruptionEvents } from './events.js';
 import {
   MalformedMessageError,
@@ -65,6 +69,8 @@ export interface InterruptionControllerOptions {
   readonly queue: SqsInterruptionQueue;
   /** The provider's unavailable-offerings cache (spot interruptions mark it). */
   readonly unavailableOfferings: UnavailableOfferings;
+  /** The provider's reservation counts (capacity reservation interruptions mark the reservation). */
+  readonly reservationCapacity?: ReservationCapacity;
   readonly clock?: Clock;
   readonly logger?: InterruptionLogger;
   readonly metrics?: InterruptionMetrics;
@@ -222,6 +228,9 @@ export class InterruptionController {
     const instanceType = labels['node.kubernetes.io/instance-type'];
     if (message.kind === 'spot_interrupted' && zone && instanceType)
       this.#o.unavailableOfferings.mark({ capacityType: 'spot', instanceType, zone });
+    const reservation = labels[AwsLabels.CapacityReservationID];
+    if (message.kind === 'capacity_reservation_interrupted' && reservation)
+      this.#o.reservationCapacity?.markUnavailable(reservation);
     if (nodeClaim.metadata.deletionTimestamp !== undefined) return false;
     try {
       await client.delete('NodeClaim', { name: nodeClaim.metadata.name ?? '' });

@@ -26,6 +26,12 @@ function noticeFor(message: InterruptionMessage): Notice | undefined {
   switch (message.kind) {
     case 'spot_interrupted':
       return same('Warning', 'SpotInterrupted', 'Spot interruption warning was triggered');
+    case 'capacity_reservation_interrupted':
+      return same(
+        'Warning',
+        'CapacityReservationInterrupted',
+        'Capacity reservation interruption warning was triggered',
+      );
     case 'rebalance_recommendation':
       return same(
         'Normal',

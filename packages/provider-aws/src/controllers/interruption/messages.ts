@@ -8,6 +8,7 @@
 /** Message kinds under upstream's names (the `message_type` label of the interruption metrics). */
 export const InterruptionMessageKinds = [
   'spot_interrupted',
+  'capacity_reservation_interrupted',
   'rebalance_recommendation',
   'scheduled_change',
   'instance_stopped',
@@ -65,6 +66,8 @@ function detailOf(envelope: Json, kind: string): Json {
  * Parses one SQS message body. Kinds, by the envelope's `source` / `detail-type` (`version` "0"):
  *
  * - `aws.ec2` / `EC2 Spot Instance Interruption Warning` → `spot_interrupted` (`detail.instance-id`)
+ * - `aws.ec2` / `EC2 Capacity Reservation Instance Interruption Warning` →
+ *   `capacity_reservation_interrupted` (`detail.instance-id`)
  * - `aws.ec2` / `EC2 Instance Rebalance Recommendation` → `rebalance_recommendation`
  * - `aws.health` / `AWS Health Event` with `detail.service` `EC2` and `detail.eventTypeCategory`
  *   `scheduledChange` → `scheduled_change` (instances from `detail.affectedEntities[].entityValue`);
@@ -106,6 +109,15 @@ export function parseInterruptionMessage(body: string): InterruptionMessage {
       return {
         kind: 'spot_interrupted',
         instanceIds: [instanceIdOf(detail, 'spot interruption warning')],
+        ...base,
+      };
+    }
+    case 'aws.ec2 / EC2 Capacity Reservation Instance Interruption Warning': {
+      // The detail names the instance only; its reservation is the NodeClaim's label.
+      const detail = detailOf(envelope, 'capacity reservation interruption warning');
+      return {
+        kind: 'capacity_reservation_interrupted',
+        instanceIds: [instanceIdOf(detail, 'capacity reservation interruption warning')],
         ...base,
       };
     }

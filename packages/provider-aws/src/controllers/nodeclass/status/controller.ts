@@ -2,8 +2,9 @@
  * The EC2NodeClass status controller, after upstream `aws/karpenter-provider-aws`'s
  * `pkg/controllers/nodeclass` (v1.14): one reconciler per EC2NodeClass
  * (`karpenter.k8s.aws/v1`, cluster-scoped) writing `status.subnets`, `securityGroups`, `amis`,
- * `instanceProfile` and the conditions `SubnetsReady`, `SecurityGroupsReady`, `AMIsReady`,
- * `InstanceProfileReady`, `ValidationSucceeded` and `Ready`, as {@link resolveEC2NodeClassStatus}
+ * `instanceProfile`, `capacityReservations` and the conditions `SubnetsReady`,
+ * `SecurityGroupsReady`, `AMIsReady`, `InstanceProfileReady`, `CapacityReservationsReady` (the
+ * last two with the ReservedCapacity gate), `ValidationSucceeded` and `Ready`, as {@link resolveEC2NodeClassStatus}
  * decides them. Every condition carries `observedGeneration` and keeps its transition time while
  * its status holds. The status is written only when it changed; the next pass comes after the
  * shortest refresh period of what it read (1 minute: subnets). Before its first status write it
@@ -27,6 +28,7 @@ import {
   EC2NodeClassTerminationFinalizer,
   type EC2NodeClass,
 } from '../../../ec2nodeclass.js';
+import type { ReservationCapacity } from '../../../launch/reservation-capacity.js';
 import { resolveEC2NodeClassStatus } from '../../../nodeclass/status.js';
 
 /** What {@link reconcileEC2NodeClass} needs. */
@@ -38,6 +40,10 @@ export interface EC2NodeClassStatusControllerContext {
   readonly clusterName: string;
   /** The cluster's Kubernetes minor version, `1.36` (the AMI aliases' SSM paths). */
   kubernetesVersion(): Promise<string>;
+  /** The core `ReservedCapacity` feature gate; default true. */
+  readonly reservedCapacity?: boolean;
+  /** The cloud provider's reservation counts, refreshed on each pass (`AwsCloudProvider.reservationCapacity`). */
+  readonly reservationCapacity?: ReservationCapacity;
 }
 
 /**
@@ -79,6 +85,8 @@ export async function reconcileEC2NodeClass(
       clusterName: ctx.clusterName,
       kubernetesVersion: await ctx.kubernetesVersion(),
       now: ctx.clock.now(),
+      ...(ctx.reservedCapacity !== undefined ? { reservedCapacity: ctx.reservedCapacity } : {}),
+      ...(ctx.reservationCapacity ? { reservationCapacity: ctx.reservationCapacity } : {}),
     },
     nodeClass,
   );
