@@ -1,7 +1,7 @@
 // The EC2NodeClass status resolution through the real SDK clients against the AWS emulator
 // (moto behind tools/aws-emulator): what each selector finds, the conditions, and the errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeleteSubnetCommand } from '@aws-sdk/client-ec2';
+import { DeleteSubnetCommand, DeregisterImageCommand } from '@aws-sdk/client-ec2';
 import { GetInstanceProfileCommand } from '@aws-sdk/client-iam';
 import { startAwsEmulator, type AwsEmulator } from '@karpenter-ts/aws-emulator';
 import {
@@ -266,5 +266,20 @@ describe('EC2NodeClass status', () => {
     );
     expect(after.status.subnets?.map((s) => s.id)).not.toContain(aws.seed.untaggedSubnetId);
     expect(after.status.subnets).toHaveLength(3);
+  });
+
+  it('drops an AMI that was deregistered at the next pass, and is AMIsReady=False once none is left', async () => {
+    const pinned = nodeClass({
+      amiSelectorTerms: [{ id: aws.seed.amis.customSelf }],
+      amiFamily: 'Custom',
+    });
+    expect((await resolve(pinned)).status.amis?.map((a) => a.id)).toEqual([
+      aws.seed.amis.customSelf,
+    ]);
+    await aws.clients.ec2.send(new DeregisterImageCommand({ ImageId: aws.seed.amis.customSelf }));
+    const after = await resolve(pinned);
+    expect(after.status.amis ?? []).toEqual([]);
+    expect(condition(after, 'AMIsReady')).toMatchObject({ status: 'False', reason: 'AMINotFound' });
+    expect(condition(after, 'Ready')).toMatchObject({ status: 'False' });
   });
 });
