@@ -59,6 +59,12 @@ import {
 } from '../launch/launch-templates.js';
 import { UnavailableOfferings } from '../launch/unavailable-offerings.js';
 import { ReservationCapacity } from '../launch/reservation-capacity.js';
+import {
+  ReservationMarketLaunch,
+  reservationIdOf,
+  reservedLaunchCandidates,
+  type ReservationMarket,
+} from '../launch/reserved-launch.js';
 import { userDataFor } from '../launch/user-data.js';
 import { restrictedTagProblem } from '../nodeclass/status.js';
 import {
@@ -117,71 +123,6 @@ interface Candidate {
 
 /** The capacity type a launch asks CreateFleet for. */
 type LaunchCapacityType = 'reserved' | 'spot' | 'on-demand';
-
-/** The market of a reserved launch: an ODCR, a capacity block or an interruptible ODCR. */
-type ReservationMarket = 'default' | 'capacity-block' | 'interruptible';
-
-/** Upstream's tie order between reservation markets of equal price. */
-const ReservationMarketOrder: readonly ReservationMarket[] = [
-  'default',
-  'capacity-block',
-  'interruptible',
-];
-
-const reservationIdOf = (o: Offering): string | undefined =>
-  o.requirements.labels()[AwsLabels.CapacityReservationID];
-
-function reservationMarketOf(o: Offering): ReservationMarket {
-  const labels = o.requirements.labels();
-  if (labels[AwsLabels.CapacityReservationType] === 'capacity-block') return 'capacity-block';
-  return labels[AwsLabels.CapacityReservationInterruptible] === 'true'
-    ? 'interruptible'
-    : 'default';
-}
-
-const cheapest = (offerings: readonly Offering[]): number =>
-  Math.min(...offerings.map((o) => o.price));
-
-/**
- * Upstream's reserved-launch filters (reference 4.2 step 3): one market only (the cheapest;
- * ties default ODCR, capacity block, interruptible ODCR), only the cheapest type for a capacity
- * block, and per type and zone the reservation with the most capacity left.
- */
-function reservedLaunchCandidates(candidates: readonly Candidate[]): {
-  candidates: Candidate[];
-  market: ReservationMarket;
-} {
-  let market: ReservationMarket = 'default';
-  let best = Number.POSITIVE_INFINITY;
-  for (const m of ReservationMarketOrder) {
-    const offerings = candidates.flatMap((c) =>
-      c.offerings.filter((o) => reservationMarketOf(o) === m),
-    );
-    if (offerings.length > 0 && cheapest(offerings) < best) {
-      best = cheapest(offerings);
-      market = m;
-    }
-  }
-  let out = candidates
-    .map((c) => ({ ...c, offerings: c.offerings.filter((o) => reservationMarketOf(o) === market) }))
-    .filter((c) => c.offerings.length > 0);
-  if (market === 'capacity-block') {
-    const first = [...out].sort(
-      (a, b) => cheapest(a.offerings) - cheapest(b.offerings) || a.it.name.localeCompare(b.it.name),
-    )[0];
-    out = first ? [first] : [];
-  }
-  out = out.map((c) => {
-    const byZone = new Map<string, Offering>();
-    for (const o of c.offerings) {
-      const kept = byZone.get(o.zone);
-      if (!kept || (o.reservationCapacity ?? 0) > (kept.reservationCapacity ?? 0))
-        byZone.set(o.zone, o);
-    }
-    return { ...c, offerings: [...byZone.values()] };
-  });
-  return { candidates: out, market };
-}
 
 /** The AWS provider. */
 export class AwsCloudProvider implements CloudProvider {
@@ -434,11 +375,7 @@ export class AwsCloudProvider implements CloudProvider {
             ? {
                 capacityReservation: {
                   id: reservationId,
-                  ...(market === 'capacity-block'
-                    ? { marketType: 'capacity-block' as const }
-                    : market === 'interruptible'
-                      ? { marketType: 'interruptible-capacity-reservation' as const }
-                      : {}),
+                  ...ReservationMarketLaunch[market ?? 'default'].templateMarket,
                 },
               }
             : this.#reservedCapacity
@@ -458,16 +395,10 @@ export class AwsCloudProvider implements CloudProvider {
           })),
         });
       }
-      // Upstream's targets: an ODCR launches as on-demand, a capacity block as capacity-block,
-      // an interruptible ODCR as reserved-capacity.
       const target =
         capacityType !== 'reserved'
           ? capacityType
-          : market === 'capacity-block'
-            ? 'capacity-block'
-            : market === 'interruptible'
-              ? 'reserved-capacity'
-              : 'on-demand';
+          : ReservationMarketLaunch[market ?? 'default'].fleetTarget;
       const tagSpec = (
         ResourceType: 'instance' | 'volume' | 'fleet',
         t: Record<string, string>,
