@@ -156,156 +156,140 @@ describe('karpenter-ts-controller --provider aws --interruption-queue', () => {
     await eventually('the next message to be deleted', queueEmpty, 30_000);
   });
 
-  // One retry, with the Deployment kept: 2 of 6 runs here saw the replacement launched and its
-  // pods never bound within the grace period (cause open; the failure message carries what the
-  // watcher saw, the Nodes and the controller's last log lines).
-  let attempts = 0;
-  it(
-    'replaces the node of a spot interruption warning: the pods are bound on the replacement before the old instance terminates',
-    { retry: 1 },
-    async () => {
-      attempts += 1;
-      await eventually(
-        'the default service account',
-        () => api.request('GET', `/api/v1/namespaces/${NAME}/serviceaccounts/default`),
-        30_000,
-      );
-      const alreadyThere = (err: unknown) => {
-        if ((err as { code?: unknown }).code !== 409) throw err;
-      };
-      await api
-        .request('POST', `/apis/apps/v1/namespaces/${NAME}/deployments`, {
-          body: {
-            apiVersion: 'apps/v1',
-            kind: 'Deployment',
-            metadata: { name: NAME, namespace: NAME },
+  it('replaces the node of a spot interruption warning: the pods are bound on the replacement before the old instance terminates', async () => {
+    await eventually(
+      'the default service account',
+      () => api.request('GET', `/api/v1/namespaces/${NAME}/serviceaccounts/default`),
+      30_000,
+    );
+    await api.request('POST', `/apis/apps/v1/namespaces/${NAME}/deployments`, {
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: NAME, namespace: NAME },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: NAME } },
+          template: {
+            metadata: { labels: { app: NAME } },
             spec: {
-              replicas: 2,
-              selector: { matchLabels: { app: NAME } },
-              template: {
-                metadata: { labels: { app: NAME } },
-                spec: {
-                  nodeSelector: { 'karpenter.sh/nodepool': NAME },
-                  terminationGracePeriodSeconds: 45,
-                  containers: [
-                    {
-                      name: 'pause',
-                      image: 'registry.k8s.io/pause:3.10',
-                      resources: { requests: { cpu: '250m', memory: '256Mi' } },
-                    },
-                  ],
+              nodeSelector: { 'karpenter.sh/nodepool': NAME },
+              terminationGracePeriodSeconds: 30,
+              containers: [
+                {
+                  name: 'pause',
+                  image: 'registry.k8s.io/pause:3.10',
+                  resources: { requests: { cpu: '250m', memory: '256Mi' } },
                 },
-              },
+              ],
             },
           },
-        })
-        .catch(alreadyThere);
-      const first = await eventually(
-        'both pods bound on one registered node claim',
-        async () => {
-          const [ps, claims] = await Promise.all([pods(), nodeClaims()]);
-          const claim = claims[0];
-          const bound = ps.length === 2 && ps.every((p) => p.spec?.nodeName);
-          return bound && claims.length === 1 && claim?.status?.nodeName ? claim : undefined;
         },
-        60_000,
-      );
-      const oldNode = first.status?.nodeName ?? '';
-      const oldInstance = /\/(i-[0-9a-z]+)$/.exec(first.status?.providerID ?? '')?.[1] ?? '';
-      const oldType = first.metadata.labels?.['node.kubernetes.io/instance-type'];
-      const oldZone = first.metadata.labels?.['topology.kubernetes.io/zone'];
-      expect(first.metadata.labels?.['karpenter.sh/capacity-type']).toBe('spot');
-      expect(await instanceState(oldInstance)).toBe('running');
+      },
+    });
+    const first = await eventually(
+      'both pods bound on one registered node claim',
+      async () => {
+        const [ps, claims] = await Promise.all([pods(), nodeClaims()]);
+        const claim = claims[0];
+        const bound = ps.length === 2 && ps.every((p) => p.spec?.nodeName);
+        return bound && claims.length === 1 && claim?.status?.nodeName ? claim : undefined;
+      },
+      60_000,
+    );
+    const oldNode = first.status?.nodeName ?? '';
+    const oldInstance = /\/(i-[0-9a-z]+)$/.exec(first.status?.providerID ?? '')?.[1] ?? '';
+    const oldType = first.metadata.labels?.['node.kubernetes.io/instance-type'];
+    const oldZone = first.metadata.labels?.['topology.kubernetes.io/zone'];
+    expect(first.metadata.labels?.['karpenter.sh/capacity-type']).toBe('spot');
+    expect(await instanceState(oldInstance)).toBe('running');
 
-      // Watch, from the warning on, when the pods are all bound elsewhere and when the old
-      // instance stops running.
-      let boundElsewhereAt: number | undefined;
-      let replacementNode: string | undefined;
-      let terminatedAt: number | undefined;
-      let watching = true;
-      // What the watcher saw change, for the failure message: a CI run once saw no replacement.
-      const timeline: string[] = [];
-      const watcher = (async () => {
-        while (watching) {
-          const [ps, state] = await Promise.all([pods(), instanceState(oldInstance)]);
-          const live = ps.filter((p) => !p.metadata?.deletionTimestamp);
-          if (
-            boundElsewhereAt === undefined &&
-            live.length === 2 &&
-            live.every((p) => p.spec?.nodeName && p.spec.nodeName !== oldNode)
-          ) {
-            boundElsewhereAt = Date.now();
-            replacementNode = live[0]?.spec?.nodeName;
-          }
-          if (terminatedAt === undefined && state !== 'running' && state !== 'pending')
-            terminatedAt = Date.now();
-          const seen = `${state} ${ps.map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? '-'}${p.metadata?.deletionTimestamp ? '(deleting)' : ''}`).join(' ')}`;
-          if (seen !== timeline.at(-1)?.slice(25))
-            timeline.push(`${new Date().toISOString()} ${seen}`);
-          await new Promise((r) => setTimeout(r, 200));
+    // Watch, from the warning on, when the pods are all bound elsewhere and when the old
+    // instance stops running.
+    let boundElsewhereAt: number | undefined;
+    let replacementNode: string | undefined;
+    let terminatedAt: number | undefined;
+    let watching = true;
+    // What the watcher saw change, for the failure message: a CI run once saw no replacement.
+    const timeline: string[] = [];
+    const watcher = (async () => {
+      while (watching) {
+        const [ps, state] = await Promise.all([pods(), instanceState(oldInstance)]);
+        const live = ps.filter((p) => !p.metadata?.deletionTimestamp);
+        if (
+          boundElsewhereAt === undefined &&
+          live.length === 2 &&
+          live.every((p) => p.spec?.nodeName && p.spec.nodeName !== oldNode)
+        ) {
+          boundElsewhereAt = Date.now();
+          replacementNode = live[0]?.spec?.nodeName;
         }
-      })();
-
-      await sendToQueue(
-        JSON.stringify({
-          version: '0',
-          id: 'e2e-spot-warning',
-          'detail-type': 'EC2 Spot Instance Interruption Warning',
-          source: 'aws.ec2',
-          account: '123456789012',
-          time: new Date().toISOString(),
-          region: aws.region,
-          resources: [`arn:aws:ec2:${oldZone}:instance/${oldInstance}`],
-          detail: { 'instance-id': oldInstance, 'instance-action': 'terminate' },
-        }),
-      );
-      try {
-        await eventually('the old instance to terminate', async () => terminatedAt, 120_000);
-      } finally {
-        watching = false;
-        await watcher;
+        if (terminatedAt === undefined && state !== 'running' && state !== 'pending')
+          terminatedAt = Date.now();
+        const seen = `${state} ${ps.map((p) => `${p.metadata?.name}@${p.spec?.nodeName ?? '-'}${p.metadata?.deletionTimestamp ? '(deleting)' : ''}`).join(' ')}`;
+        if (seen !== timeline.at(-1)?.slice(25))
+          timeline.push(`${new Date().toISOString()} ${seen}`);
+        await new Promise((r) => setTimeout(r, 200));
       }
+    })();
 
-      if (boundElsewhereAt === undefined) {
-        const nodes = (await api.request<List<Node>>('GET', '/api/v1/nodes')).items.map(
-          (n) =>
-            `${n.metadata?.name} taints=${(n.spec?.taints ?? []).map((t) => t.key).join(',')} ready=${n.status?.conditions?.find((c) => c.type === 'Ready')?.status}`,
-        );
-        const scheduled = (await pods()).map(
-          (p) =>
-            `${p.metadata?.name}: ${p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message ?? ''}`,
-        );
-        const scheduler = componentLogLines(harness.kubeconfig, 'kube-scheduler', `${NAME}/`);
-        const message = `the pods were not bound on the replacement; seen:\n${timeline.join('\n')}\nnodes:\n${nodes.join('\n')}\npods:\n${scheduled.join('\n')}\nkube-scheduler log:\n${scheduler.join('\n')}\nkubelet errors: ${harness.kubelets.errors.join('; ')}\ncontroller log:\n${logLines.slice(-40).join('\n')}`;
-        // Printed too, so a first attempt that fails and a retry that passes still show it.
-        console.error(message);
-        expect.fail(message);
-      }
-      expect(boundElsewhereAt!).toBeLessThan(terminatedAt!);
-      const claims = await nodeClaims();
-      const replacement = claims.find((c) => c.metadata.name !== first.metadata.name);
-      expect(replacement?.status?.nodeName).toBe(replacementNode);
-      // The interrupted offering is unavailable, so the replacement is on another one.
-      expect(operator.aws!.unavailableOfferings.list()).toContainEqual({
-        capacityType: 'spot',
-        instanceType: oldType,
-        zone: oldZone,
-      });
-      expect([
-        replacement?.metadata.labels?.['node.kubernetes.io/instance-type'],
-        replacement?.metadata.labels?.['topology.kubernetes.io/zone'],
-      ]).not.toEqual([oldType, oldZone]);
-      expect(logged('initiating delete from interruption message')).toHaveLength(attempts);
-      expect(await queueEmpty()).toBe(true);
-      await eventually(
-        'the old node claim to go',
-        async () => (await nodeClaims()).every((c) => c.metadata.name !== first.metadata.name),
-        30_000,
+    await sendToQueue(
+      JSON.stringify({
+        version: '0',
+        id: 'e2e-spot-warning',
+        'detail-type': 'EC2 Spot Instance Interruption Warning',
+        source: 'aws.ec2',
+        account: '123456789012',
+        time: new Date().toISOString(),
+        region: aws.region,
+        resources: [`arn:aws:ec2:${oldZone}:instance/${oldInstance}`],
+        detail: { 'instance-id': oldInstance, 'instance-action': 'terminate' },
+      }),
+    );
+    try {
+      await eventually('the old instance to terminate', async () => terminatedAt, 120_000);
+    } finally {
+      watching = false;
+      await watcher;
+    }
+
+    if (boundElsewhereAt === undefined) {
+      const nodes = (await api.request<List<Node>>('GET', '/api/v1/nodes')).items.map(
+        (n) =>
+          `${n.metadata?.name} taints=${(n.spec?.taints ?? []).map((t) => t.key).join(',')} ready=${n.status?.conditions?.find((c) => c.type === 'Ready')?.status}`,
       );
-      expect(harness.kubelets.errors).toEqual([]);
-      console.info(
-        `interrupted ${oldType}/${oldZone}; replacement ${replacement?.metadata.labels?.['node.kubernetes.io/instance-type']}/${replacement?.metadata.labels?.['topology.kubernetes.io/zone']}; pods bound ${((terminatedAt! - boundElsewhereAt!) / 1000).toFixed(1)} s before the old instance terminated`,
+      const scheduled = (await pods()).map(
+        (p) =>
+          `${p.metadata?.name}: ${p.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message ?? ''}`,
       );
-    },
-  );
+      const scheduler = componentLogLines(harness.kubeconfig, 'kube-scheduler', `${NAME}/`);
+      const message = `the pods were not bound on the replacement; seen:\n${timeline.join('\n')}\nnodes:\n${nodes.join('\n')}\npods:\n${scheduled.join('\n')}\nkube-scheduler log:\n${scheduler.join('\n')}\nkubelet errors: ${harness.kubelets.errors.join('; ')}\ncontroller log:\n${logLines.slice(-40).join('\n')}`;
+      expect.fail(message);
+    }
+    expect(boundElsewhereAt!).toBeLessThan(terminatedAt!);
+    const claims = await nodeClaims();
+    const replacement = claims.find((c) => c.metadata.name !== first.metadata.name);
+    expect(replacement?.status?.nodeName).toBe(replacementNode);
+    // The interrupted offering is unavailable, so the replacement is on another one.
+    expect(operator.aws!.unavailableOfferings.list()).toContainEqual({
+      capacityType: 'spot',
+      instanceType: oldType,
+      zone: oldZone,
+    });
+    expect([
+      replacement?.metadata.labels?.['node.kubernetes.io/instance-type'],
+      replacement?.metadata.labels?.['topology.kubernetes.io/zone'],
+    ]).not.toEqual([oldType, oldZone]);
+    expect(logged('initiating delete from interruption message')).toHaveLength(1);
+    expect(await queueEmpty()).toBe(true);
+    await eventually(
+      'the old node claim to go',
+      async () => (await nodeClaims()).every((c) => c.metadata.name !== first.metadata.name),
+      30_000,
+    );
+    expect(harness.kubelets.errors).toEqual([]);
+    console.info(
+      `interrupted ${oldType}/${oldZone}; replacement ${replacement?.metadata.labels?.['node.kubernetes.io/instance-type']}/${replacement?.metadata.labels?.['topology.kubernetes.io/zone']}; pods bound ${((terminatedAt! - boundElsewhereAt!) / 1000).toFixed(1)} s before the old instance terminated`,
+    );
+  });
 });

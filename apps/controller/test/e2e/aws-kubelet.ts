@@ -181,10 +181,13 @@ export class AwsKubelets {
 
   async #sync(renewLeases: boolean): Promise<void> {
     if (this.nodes.size === 0) return;
+    // Only the Nodes known before the call are judged by its answer: a Node registered while
+    // DescribeInstances is in flight is not in it, and must not be taken for a terminated one.
+    const known = [...this.nodes];
     let live: Set<string>;
     try {
       const out = await this.ec2.send(
-        new DescribeInstancesCommand({ InstanceIds: [...this.nodes.values()] }),
+        new DescribeInstancesCommand({ InstanceIds: known.map(([, id]) => id) }),
       );
       live = new Set(
         (out.Reservations ?? [])
@@ -196,7 +199,7 @@ export class AwsKubelets {
       this.errors.push(`describe: ${String(err)}`);
       return;
     }
-    for (const [name, id] of [...this.nodes]) {
+    for (const [name, id] of known) {
       try {
         if (!live.has(id)) {
           await this.api.request('DELETE', `/api/v1/nodes/${name}`).catch((err: unknown) => {
