@@ -22,9 +22,12 @@ describe('leader election on a Lease', () => {
       name: lease,
       namespace: 'default',
       identity,
-      leaseDurationSeconds: 3,
-      renewDeadlineSeconds: 2,
-      retryPeriodSeconds: 0.2,
+      // Seconds, not the defaults' tens, so a takeover fits in a test; wide enough that a
+      // loaded machine's slow API calls (a CI run shares two cores) never cost the leader its
+      // lease, which would make a second leader the test would count.
+      leaseDurationSeconds: 12,
+      renewDeadlineSeconds: 8,
+      retryPeriodSeconds: 0.5,
       onStartedLeading: () => log.push(`${identity} leads`),
       onStoppedLeading: () => log.push(`${identity} stops`),
       ...timings,
