@@ -77,6 +77,13 @@ export interface ReadSnapshotOptions {
    * assumed (not the cloud's default). An input holding NodeClaims is read so whatever this says.
    */
   readonly clusterSnapshot?: boolean;
+  /**
+   * Most pending pods the caller runs (simulate's MaxPendingPods); default the expansion's own
+   * cap (MAX_PENDING_PODS). Workloads that would expand past it, plus one pod per Pod document
+   * of the input (pods already there are not made again), are refused before any pod is built
+   * (see expandWorkloads); the caller checks the pending pods read against it.
+   */
+  readonly maxPendingPods?: number;
 }
 
 /** Why a NodeOverlay is ignored with the gate off. */
@@ -264,6 +271,10 @@ export function readSnapshot(
   const made = expandWorkloads(expandable, {
     ...(options.now ? { now: options.now } : {}),
     ...(options.scale !== undefined ? { scale: options.scale } : {}),
+    // Past this, the pending pods pass the caller's bound whatever pods the input holds.
+    ...(options.maxPendingPods !== undefined
+      ? { maxPendingPods: options.maxPendingPods + podDocs.length }
+      : {}),
   });
   const byDoc = new Map<ManifestDocument, Pod[]>();
   // Appended in place: copying the list for every pod was quadratic (400,000 pods of one
