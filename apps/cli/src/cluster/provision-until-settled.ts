@@ -22,9 +22,9 @@ export const MaxProvisioningSeconds = 3600;
 
 /**
  * Pending pods summed over the loop's ticks after which a run stops (see the module comment):
- * 6 million, at the measured 25-45 µs of CPU per pending pod and tick about 2.5-4.5 minutes;
- * a 50,000-pod backlog held by a NodePool cpu limit settles within it (5.8 million over 119
- * ticks; benchmarks/README.md "Large pending backlogs" has the measured runs).
+ * 6 million, at the ~50 µs of CPU per pending pod and tick measured on a loaded 2-core machine
+ * about 5 minutes; a 50,000-pod backlog held by a NodePool cpu limit settles within it (5.8
+ * million over 119 ticks; benchmarks/README.md "Large pending backlogs" has the measured runs).
  */
 export const MaxPendingPodTicks = 6_000_000;
 
