@@ -109,18 +109,18 @@ describe('--scale', () => {
     );
     const { code, stderr } = await cli('simulate', file);
     expect(stderr).toBe(
-      `karpenter-ts: error: ${file}:1 spec.replicas: Deployment default/web makes 2,147,483,647 pending pods, more than the 400,000 a simulation holds\n`,
+      `karpenter-ts: error: ${file}:1 spec.replicas: Deployment default/web makes 2,147,483,647 pending pods, more than the 100,000 a simulation holds\n`,
     );
     expect(code).toBe(1);
   });
 
-  it('exits 2 at once for a --scale that would make more than 400,000 pods (the cap sized to the default Node heap)', async () => {
+  it('exits 2 at once for a --scale that would make more than 100,000 pods (simulate re-solves the backlog every tick)', async () => {
     // examples/workloads holds 26 single-replica Deployments: --scale 38000 makes 988,000 pods,
     // which ran out of V8 heap (exit 134) under the former 1,000,000 cap.
     const { code, stderr } = await cli('simulate', EXAMPLE_WORKLOADS, '--scale', '38000');
     expect(code).toBe(2);
     expect(oneLine(stderr)).toMatch(
-      /^karpenter-ts: error: --scale 38000: the input would expand to more than 400,000 pending pods .*use a smaller --scale$/,
+      /^karpenter-ts: error: --scale 38000: the input would expand to more than 100,000 pending pods .*use a smaller --scale$/,
     );
   });
 });

@@ -41,6 +41,21 @@ describe('Provisioner', () => {
     expect(env.provisioner.batcher.secondsUntilClosed()).toBeCloseTo(0.4, 6);
   });
 
+  it('reads the pending pods from the client’s shared view where it has one, else copies them', async () => {
+    const env = await testEnv();
+    await apply(env, readyNodePool(), unschedulablePod({ requests: { cpu: '1' } }));
+    const [stored] = env.client.view('Pod');
+    // The same unchanged objects on every pass, so the pod data cache finds them again.
+    const [first] = await env.provisioner.pendingPods(false);
+    const [second] = await env.provisioner.pendingPods(false);
+    expect(first).toBe(stored);
+    expect(second).toBe(stored);
+    Object.defineProperty(env.client, 'view', { value: undefined });
+    const [copy] = await env.provisioner.pendingPods(false);
+    expect(copy).not.toBe(stored);
+    expect(copy).toEqual(stored);
+  });
+
   it('waits while a node claim has no provider ID (state not synced)', async () => {
     const env = await testEnv();
     await apply(env, readyNodePool(), unschedulablePod({ requests: { cpu: '1' } }));

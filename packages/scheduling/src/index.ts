@@ -62,6 +62,7 @@ export { cheapestOfferingPrice, orderByPrice } from './instance-type-order.js';
 export { typeCompatible } from './catalog.js';
 export { orderByWeight } from './node-pool-template.js';
 export { queueOrder } from './queue.js';
+export { PodDataCache, type PodDataCacheOptions } from './pod-data-cache.js';
 export { DEFAULT_MAX_INSTANCE_TYPES, Scheduler } from './scheduler.js';
 /** The most (NodePool, instance type) rows a scheduler's catalog holds (the solver's bound). */
 export { MAX_CATALOG_ROWS } from '@karpenter-ts/solver';

@@ -9,6 +9,7 @@ import { podConstraints, type PodConstraints, type PreferencePolicy } from './po
 import { podRequests } from './pod-requests.js';
 import { Requirements } from './requirements.js';
 import type { ResourceList } from './resources.js';
+import type { TopologyMemo } from './topology/topology.js';
 import type { PodVolumes } from './volumes.js';
 
 /** What the scheduler needs of a pod, computed once. */
@@ -37,10 +38,22 @@ export interface PodData {
 
 /** Mutable per-pod cache slots owned by the scheduler; see `PodData.memo`. */
 export interface PodMemo {
+  /**
+   * The Scheduler whose `attempt` and `relaxed` these are (they depend on its NodePools and
+   * catalog): data shared through a PodDataCache is reused by the next Scheduler, which clears
+   * them first. The other slots depend on the pod alone.
+   */
+  owner?: object;
   /** The scheduler's per-constraints attempt data for the unrelaxed constraints. */
   attempt?: unknown;
   /** The relaxation of the unrelaxed constraints (null: nothing to relax); see `relax`. */
   relaxed?: PodConstraints | null;
+  /**
+   * The topology cache of the unrelaxed constraints: their group specs (the pod's alone, given
+   * the Scheduler's or PodDataCache's group specs) and the groups of the batch that resolved
+   * them last.
+   */
+  topology?: TopologyMemo;
   /** The requests as a solver vector, and the column key it was built for. */
   vector?: Float64Array;
   vectorKey?: string;
@@ -84,14 +97,13 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy, volumes?: PodVo
     hostPorts: podHostPorts(pod),
     constraints: podConstraints(pod, policy),
     usesResourceClaims,
-    volumes:
-      volumes !== undefined && (volumes.requirements.length > 0 || volumes.attachments.length > 0)
-        ? volumes
-        : undefined,
+    volumes: volumesMatter(volumes) ? volumes : undefined,
     // every slot present from the start: one object shape for all pods keeps slot reads monomorphic
     memo: {
+      owner: undefined,
       attempt: undefined,
       relaxed: undefined,
+      topology: undefined,
       vector: undefined,
       vectorKey: undefined,
       createdMillis: undefined,
@@ -99,6 +111,13 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy, volumes?: PodVo
       requestKeys: undefined,
     },
   };
+}
+
+/** Whether these volumes constrain placement (zones to choose from, or attachments to count). */
+export function volumesMatter(volumes: PodVolumes | undefined): volumes is PodVolumes {
+  return (
+    volumes !== undefined && (volumes.requirements.length > 0 || volumes.attachments.length > 0)
+  );
 }
 
 const requirementCache = new WeakMap<PodConstraints, ConstraintRequirements>();

@@ -4,6 +4,7 @@
  * prices USD per hour.
  */
 import type { NodePool, Pod, Taint } from '@karpenter-ts/api';
+import type { PodDataCache } from './pod-data-cache.js';
 import type { PreferencePolicy } from './pod-constraints.js';
 import type { Requirements } from './requirements.js';
 import type { ResourceList } from './resources.js';
@@ -102,6 +103,13 @@ export interface SchedulerOptions<IT extends SchedulerInstanceType = SchedulerIn
    * Default: volumes do not constrain placement.
    */
   readonly podVolumes?: (pod: Pod) => PodVolumes | undefined;
+  /**
+   * Per-pod data shared with the other Schedulers given the same cache (see PodDataCache), for a
+   * caller that builds a Scheduler per pass over the same pod objects. Its preference policy must
+   * be this scheduler's and its namespace labels are used (`namespaceLabels`, when given, must
+   * be the cache's own object); raises Error otherwise. Default: data per Scheduler.
+   */
+  readonly podDataCache?: PodDataCache;
 }
 
 /** A node claim the scheduler wants launched. */

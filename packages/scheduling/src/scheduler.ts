@@ -29,7 +29,7 @@ import { MaskMap } from './mask-map.js';
 import { checkMinValues, describeShortfall } from './min-values.js';
 import { nodePoolTemplate, orderByWeight, type NodePoolTemplate } from './node-pool-template.js';
 import { relax, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
-import { buildPodData, constraintRequirements, type PodData } from './pod-data.js';
+import { buildPodData, constraintRequirements, volumesMatter, type PodData } from './pod-data.js';
 import { SchedulingQueue } from './queue.js';
 import { Requirement } from './requirement.js';
 import { allowUndefinedWellKnownLabels, Requirements } from './requirements.js';
@@ -52,7 +52,7 @@ import type {
   SolveOptions,
 } from './scheduler-types.js';
 import { toleratesAll } from './taints.js';
-import { VolumeUsage } from './volumes.js';
+import { VolumeUsage, type PodVolumes } from './volumes.js';
 import { TopologyDomains } from './topology/domains.js';
 import {
   Topology,
@@ -176,7 +176,20 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     }
     this.allowUndefined = allowUndefinedWellKnownLabels(options.wellKnownLabels);
     this.solver = createSolver(options.solver ?? 'wasm');
-    this.groupSpecs = new TopologyGroupSpecs(options.namespaceLabels);
+    const cache = options.podDataCache;
+    if (cache !== undefined && cache.preferencePolicy !== this.preferencePolicy) {
+      throw new Error(
+        `podDataCache was built for preferencePolicy ${cache.preferencePolicy}, the scheduler has ${this.preferencePolicy}`,
+      );
+    }
+    if (
+      cache !== undefined &&
+      options.namespaceLabels !== undefined &&
+      options.namespaceLabels !== cache.namespaceLabels
+    ) {
+      throw new Error('namespaceLabels must be the podDataCache’s own (give them to the cache)');
+    }
+    this.groupSpecs = cache?.groupSpecs ?? new TopologyGroupSpecs(options.namespaceLabels);
     this.daemons = (options.daemonSetPods ?? []).map((p) => daemonPod(p));
 
     for (const pool of orderByWeight(options.nodePools)) {
@@ -290,12 +303,43 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   /** Interned request name lists (see `PodMemo.requestKeys`). */
   private readonly requestKeyLists = new Map<string, readonly string[]>();
 
-  /** The pod's cached scheduling data. Throws for a pod with malformed requests. */
+  /**
+   * The pod's cached scheduling data: from `options.podDataCache` when the pod's volumes do not
+   * constrain placement (see PodDataCache), else this scheduler's own. Volumes are read once per
+   * pod and scheduler. Throws for a pod with malformed requests.
+   */
   private data(pod: Pod): PodData {
+    const cache = this.options.podDataCache;
+    const shared = cache?.get(pod);
+    if (shared !== undefined && shared.memo.owner === this) return shared;
     let d = this.podData.get(pod);
-    if (d === undefined) {
-      d = buildPodData(pod, this.preferencePolicy, this.options.podVolumes?.(pod));
-      const names = Object.keys(d.requests);
+    if (d !== undefined) return d;
+    const volumes = this.options.podVolumes?.(pod);
+    if (cache !== undefined && !volumesMatter(volumes)) {
+      if (shared !== undefined) {
+        d = shared;
+        // What another scheduler derived from its own pools and catalog does not hold here.
+        d.memo.attempt = undefined;
+        d.memo.relaxed = undefined;
+      } else {
+        d = this.build(pod, undefined);
+        cache.set(pod, d);
+      }
+      d.memo.owner = this;
+      return d;
+    }
+    d = this.build(pod, volumes);
+    this.podData.set(pod, d);
+    return d;
+  }
+
+  /** New scheduling data of the pod, its request names interned (see `PodMemo.requestKeys`). */
+  private build(pod: Pod, volumes: PodVolumes | undefined): PodData {
+    const d = buildPodData(pod, this.preferencePolicy, volumes);
+    const names = Object.keys(d.requests);
+    const cache = this.options.podDataCache;
+    if (cache !== undefined) d.memo.requestKeys = cache.requestKeys(names);
+    else {
       const text = names.join('\n');
       let keys = this.requestKeyLists.get(text);
       if (keys === undefined) {
@@ -303,7 +347,6 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
         this.requestKeyLists.set(text, keys);
       }
       d.memo.requestKeys = keys;
-      this.podData.set(pod, d);
     }
     return d;
   }
@@ -597,7 +640,9 @@ class SolveRun<IT extends SchedulerInstanceType> {
       templateRejection,
       portMask,
       podMask: this.podMask(requirements, templateRejection, portMask),
-      topology: {},
+      // The unrelaxed constraints' group specs are the pod's own: kept on the pod, so data
+      // shared by later schedulers (PodDataCache) does not rebuild them.
+      topology: unrelaxed && volume === undefined ? (d.memo.topology ??= {}) : {},
     };
     if (volume !== undefined) return entry;
     if (unrelaxed) d.memo.attempt = entry;

@@ -22,10 +22,18 @@ export const MaxProvisioningSeconds = 3600;
 
 /**
  * Pending pods summed over the loop's ticks after which a run stops (see the module comment):
- * 10 million, e.g. 100 ticks of a 100,000-pod backlog (benchmarks/README.md "Large pending
- * backlogs" has the measured runs).
+ * 6 million, at the ~50 µs of CPU per pending pod and tick measured on a loaded 2-core machine
+ * about 5 minutes; a 50,000-pod backlog held by a NodePool cpu limit settles within it (5.8
+ * million over 119 ticks; benchmarks/README.md "Large pending backlogs" has the measured runs).
  */
-export const MaxPendingPodTicks = 10_000_000;
+export const MaxPendingPodTicks = 6_000_000;
+
+/**
+ * Most pending pods a run starts with: 100,000. Every tick re-solves the backlog, so a larger
+ * one held by a limit would pass {@link MaxPendingPodTicks} after minutes of work, and one that
+ * settles quickly still peaks past 2 GB; it is refused before the cluster is loaded.
+ */
+export const MaxPendingPods = 100_000;
 
 /**
  * Steps the loop until settled (see the module comment); false when the clock limit came first.

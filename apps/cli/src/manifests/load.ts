@@ -83,8 +83,9 @@ export async function loadManifests(
       const name = file === '-' ? '<stdin>' : file;
       const parsed = parseManifestText(text, name);
       result.files.push(name);
-      result.documents.push(...parsed.documents);
-      result.errors.push(...parsed.errors);
+      // One push each: spreading a file of hundreds of thousands of objects overflows the stack.
+      for (const doc of parsed.documents) result.documents.push(doc);
+      for (const error of parsed.errors) result.errors.push(error);
     }
     // An input that holds nothing is almost always a mistake (wrong file, empty redirect).
     if (result.documents.length + result.errors.length === before)

@@ -23,7 +23,7 @@ import {
 } from '@karpenter-ts/scheduling';
 import type { Cloud } from '../clouds/cloud.js';
 import { startCluster } from '../cluster/cluster-loop.js';
-import { provisionUntilSettled } from '../cluster/provision-until-settled.js';
+import { MaxPendingPods, provisionUntilSettled } from '../cluster/provision-until-settled.js';
 import { CliError, ManifestError } from '../errors.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { inventory, type Inventory } from '../manifests/inventory.js';
@@ -55,8 +55,10 @@ export interface SimulateOptions {
   minValuesPolicy?: MinValuesPolicy;
   /** Feature gate `NodeOverlay` (`--node-overlay`); default off, as upstream. */
   nodeOverlay?: boolean;
-  /** The work bound of provisionUntilSettled (pending pods summed over ticks); default 10 million. */
+  /** The work bound of provisionUntilSettled (pending pods summed over ticks); default 6 million. */
   maxPendingPodTicks?: number;
+  /** Most pending pods a run starts with (see MaxPendingPods); default 100,000. */
+  maxPendingPods?: number;
 }
 
 /** A node claim and what the cloud launches for it. */
@@ -123,7 +125,11 @@ export interface Simulation {
  * Runs the simulation of `documents` on `cloud` (see the module comment). Raises a ManifestError
  * for invalid NodePools, NodeClasses or workloads, or objects defined twice (see
  * {@link rejectInvalidInput}); a CliError when there is nothing to schedule, a Node cannot be
- * read, or the input breaks a cluster's rules (a pod bound to a Node it does not hold).
+ * read, the input breaks a cluster's rules (a pod bound to a Node it does not hold), or it holds
+ * more than `maxPendingPods` pending pods (refused before the cluster is loaded; workloads that
+ * certainly make more, before their pods are built: a UsageError naming `--scale` when it
+ * crossed the cap, else a ManifestError on the workload's count field, see expandWorkloads);
+ * and provisionUntilSettled's CliError past `maxPendingPodTicks`.
  */
 export async function simulate(
   documents: readonly ManifestDocument[],
@@ -132,8 +138,10 @@ export async function simulate(
 ): Promise<Simulation> {
   const now = options.now ?? new Date();
   const inv = inventory(documents);
+  const maxPendingPods = options.maxPendingPods ?? MaxPendingPods;
   const read = readSnapshot(documents, cloud, {
     now,
+    maxPendingPods,
     ...(options.scale === undefined ? {} : { scale: options.scale }),
     ...(options.nodeOverlay === true ? { nodeOverlay: true } : {}),
   });
@@ -150,6 +158,12 @@ export async function simulate(
     );
   if (read.gatedNote) notes.push(read.gatedNote);
   const pendingPods = read.snapshot.pods.filter((p) => !p.object.spec?.nodeName).length;
+  if (pendingPods > maxPendingPods) {
+    const n = (x: number) => x.toLocaleString('en-US');
+    throw new CliError(
+      `the input holds ${n(pendingPods)} pending pods, more than the ${n(maxPendingPods)} a simulation runs (the provisioning loop re-solves every pending pod on each tick); use a smaller --scale, or simulate part of the input`,
+    );
+  }
   // A cluster whose pods all run has nothing to provision, which is an answer; an input without
   // any pod is a mistake.
   if (pendingPods === 0 && read.snapshot.pods.length > 0)

@@ -77,6 +77,13 @@ export interface ReadSnapshotOptions {
    * assumed (not the cloud's default). An input holding NodeClaims is read so whatever this says.
    */
   readonly clusterSnapshot?: boolean;
+  /**
+   * Most pending pods the caller runs (simulate's MaxPendingPods); default the expansion's own
+   * cap (MAX_PENDING_PODS). Workloads that would expand past it, plus one pod per Pod document
+   * of the input (pods already there are not made again), are refused before any pod is built
+   * (see expandWorkloads); the caller checks the pending pods read against it.
+   */
+  readonly maxPendingPods?: number;
 }
 
 /** Why a NodeOverlay is ignored with the gate off. */
@@ -240,7 +247,8 @@ export function readSnapshot(
       const admitted = doc?.object.kind === 'Pod' && doc.object.status !== undefined;
       return located(admitted ? pod : admit(pod), doc);
     });
-  snapshot.pods.push(...podsOf(pods.boundPods), ...podsOf(pods.pending));
+  // One push per pod: spreading hundreds of thousands of arguments overflows the stack.
+  for (const pod of [...podsOf(pods.boundPods), ...podsOf(pods.pending)]) snapshot.pods.push(pod);
   for (const doc of podDocs) {
     const phase = (doc.object.status as { phase?: string } | undefined)?.phase;
     if (phase === 'Succeeded' || phase === 'Failed')
@@ -263,17 +271,25 @@ export function readSnapshot(
   const made = expandWorkloads(expandable, {
     ...(options.now ? { now: options.now } : {}),
     ...(options.scale !== undefined ? { scale: options.scale } : {}),
+    // Past this, the pending pods pass the caller's bound whatever pods the input holds.
+    ...(options.maxPendingPods !== undefined
+      ? { maxPendingPods: options.maxPendingPods + podDocs.length }
+      : {}),
   });
   const byDoc = new Map<ManifestDocument, Pod[]>();
+  // Appended in place: copying the list for every pod was quadratic (400,000 pods of one
+  // Deployment took most of an hour here before the cluster even started).
   for (const pod of made.pending) {
     const doc = made.origin.get(pod)!;
-    byDoc.set(doc, [...(byDoc.get(doc) ?? []), pod]);
+    let pending = byDoc.get(doc);
+    if (pending === undefined) byDoc.set(doc, (pending = []));
+    pending.push(pod);
   }
   const workloads: WorkloadPending[] = [];
   for (const doc of expandable) {
     const present = ownership.presence.get(doc);
     const missing = missingPods(doc, byDoc.get(doc) ?? [], present);
-    snapshot.pods.push(...missing.map((pod) => located(admit(pod), doc)));
+    for (const pod of missing) snapshot.pods.push(located(admit(pod), doc));
     workloads.push({
       workload: `${doc.object.kind} ${doc.object.metadata?.namespace ?? 'default'}/${doc.object.metadata?.name ?? ''}`,
       present: (present?.pods.length ?? 0) + (present?.jobs ?? 0),

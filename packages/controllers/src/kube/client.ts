@@ -207,6 +207,12 @@ export interface KubeClient {
   /** Objects of a kind matching the options (for NodeClass: of every NodeClass kind). */
   list<K extends Kind>(kind: K, options?: ListOptions): Promise<KubeObjects[K][]>;
   /**
+   * Optional: the cached objects matching the options, shared rather than copied, for readers
+   * that never change them (frozen where the client stores them so); a client without it is
+   * read through `list`. The same unchanged object comes back on every call until it is written.
+   */
+  view?<K extends Kind>(kind: K, options?: ListOptions): readonly KubeObjects[K][];
+  /**
    * Creates the object; `metadata.generateName` without a name gets a random suffix. Sets uid,
    * resourceVersion, generation and creationTimestamp. Raises AlreadyExistsError.
    */

@@ -17,6 +17,7 @@ import {
 } from '@karpenter-ts/cloudprovider';
 import {
   addResources,
+  PodDataCache,
   resourceListFromQuantities,
   Scheduler,
   type ExistingNodeInput,
@@ -85,10 +86,18 @@ export interface ProvisioningResult {
 export class Provisioner {
   readonly batcher: Batcher;
   readonly #o: ProvisionerOptions;
+  /**
+   * Pod data shared by the Schedulers of every pass: a pending pod listed unchanged again (a
+   * client's shared view) is not derived again.
+   */
+  readonly #podData: PodDataCache;
 
   constructor(options: ProvisionerOptions) {
     this.#o = options;
     this.batcher = new Batcher(options.clock, options);
+    this.#podData = new PodDataCache(
+      options.preferencePolicy ? { preferencePolicy: options.preferencePolicy } : {},
+    );
   }
 
   /** Nomination window, seconds: max(2 × batch max duration, 10 s) (upstream). */
@@ -245,6 +254,7 @@ export class Provisioner {
       existingNodes,
       daemonSetPods: this.#o.cluster.daemonSetPods(),
       podVolumes: (pod) => volumes.podVolumes(pod),
+      podDataCache: this.#podData,
       ...(this.#o.solver ? { solver: this.#o.solver } : {}),
       ...(this.#o.preferencePolicy ? { preferencePolicy: this.#o.preferencePolicy } : {}),
       ...(this.#o.minValuesPolicy ? { minValuesPolicy: this.#o.minValuesPolicy } : {}),
@@ -264,8 +274,12 @@ export class Provisioner {
     const out: Pod[] = [];
     const volumes = new VolumeTopology(this.#o.cluster.storage.snapshot());
     // Only unbound pods, as upstream lists them (field selector `spec.nodeName=`): copying every
-    // bound pod on each pass was most of a large simulation's time.
-    for (const pod of await this.#o.client.list('Pod', { nodeName: '' })) {
+    // bound pod on each pass was most of a large simulation's time. Not copied where the client
+    // shares its objects: the pods are only read, and the same objects hit the pod data cache.
+    const listing = { nodeName: '' };
+    const { client } = this.#o;
+    const pods = client.view?.('Pod', listing) ?? (await client.list('Pod', listing));
+    for (const pod of pods) {
       if (!isProvisionable(pod)) continue;
       const volumeProblem = volumes.validate(pod);
       const rejection =

@@ -14,7 +14,7 @@
  * differently; it saves re-solving a pending backlog on every tick of a large simulation.
  */
 import type { Pod } from '@karpenter-ts/api';
-import { Scheduler, type ExistingNodeInput } from '@karpenter-ts/scheduling';
+import { PodDataCache, Scheduler, type ExistingNodeInput } from '@karpenter-ts/scheduling';
 import type { MemoryKubeClient } from '../kube/memory-client.js';
 import { isActive, isDaemonSetPod } from '../pods.js';
 import { resourceListFromQuantities } from '@karpenter-ts/scheduling';
@@ -36,6 +36,8 @@ export class SimKubeScheduler {
   /** Whether the watches are registered (they live as long as the client, so none is removed). */
   #watching = false;
   #lastUnschedulable: readonly string[] = [];
+  /** Pod data shared by every pass's Scheduler (the view hands out the same unchanged pods). */
+  readonly #podData = new PodDataCache();
 
   constructor(
     private readonly client: MemoryKubeClient,
@@ -91,6 +93,7 @@ export class SimKubeScheduler {
       instanceTypes: new Map(),
       existingNodes: nodes,
       solver: this.solver,
+      podDataCache: this.#podData,
     }).solve(pending);
     for (const placement of results.existingNodes) {
       for (const pod of placement.pods) {
