@@ -10,6 +10,7 @@ import { isDiskEncryptionSetID } from './disk-encryption-sets.js';
 import {
   acceptOperation,
   existingResource,
+  isProvisioning,
   page,
   resourceId,
   takeOperationError,
@@ -388,7 +389,23 @@ export function putVirtualMachine(
     const tags = obj(obj(body)?.['tags']);
     if (tags)
       existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
-    return { status: 200, body: publicView(existing) };
+    if (!isProvisioning(existing)) return { status: 200, body: publicView(existing) };
+    // Its create is still running (its client died before polling it out): the PUT joins it
+    // with an operation of its own, which finishes the create (and boots the VM) once.
+    return acceptOperation(
+      ctx,
+      {
+        provider: COMPUTE,
+        subscriptionId: sub,
+        resourceId: id,
+        kind: 'create',
+        location: existing.location,
+        apiVersion,
+        polls: ctx.defaultOperationPolls,
+      },
+      200,
+      publicView(existing),
+    );
   }
   const { sku, location, zone, nicIds, ephemeral, diskEncryptionSetId } = validateVm(
     ctx,
@@ -527,6 +544,8 @@ export async function completeVmOperation(
   failed: boolean,
 ): Promise<void> {
   if (kind === 'create') {
+    // A create joined by a later PUT ends with whichever operation is polled out first.
+    if (!isProvisioning(vm)) return;
     vm.properties.provisioningState = failed ? 'Failed' : 'Succeeded';
     if (!failed && ctx.onVmBooted) {
       try {

@@ -64,6 +64,15 @@ export function startOperation(
   return op;
 }
 
+/**
+ * Whether a resource's create is still running (`Creating`, or `Updating` for a NIC): an
+ * operation that was accepted and not yet polled to its end.
+ */
+export function isProvisioning(resource: ArmResource): boolean {
+  const state = resource.properties.provisioningState;
+  return state === 'Creating' || state === 'Updating';
+}
+
 /** The error a long-running operation ends with (ARM's `error` of the operation status). */
 export interface OperationError {
   readonly code: string;

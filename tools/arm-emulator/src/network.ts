@@ -8,6 +8,7 @@ import { ArmError, invalidParameter } from './arm-error.js';
 import {
   acceptOperation,
   existingResource,
+  isProvisioning,
   page,
   resourceId,
   takeOperationError,
@@ -58,7 +59,23 @@ export function putNetworkInterface(
     const tags = obj(nicBody['tags']);
     if (tags)
       existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
-    return { status: 200, body: existing };
+    if (!isProvisioning(existing)) return { status: 200, body: existing };
+    // Its create is still running (its client died before polling it out): the PUT joins it
+    // with an operation of its own, as ARM answers a PUT with an operation to follow.
+    return acceptOperation(
+      ctx,
+      {
+        provider: NETWORK,
+        subscriptionId: sub,
+        resourceId: id,
+        kind: 'create',
+        location: existing.location,
+        apiVersion,
+        polls: ctx.defaultOperationPolls,
+      },
+      200,
+      existing,
+    );
   }
   const props = obj(nicBody['properties']);
   const configs = props?.['ipConfigurations'];

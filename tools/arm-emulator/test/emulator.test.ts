@@ -237,6 +237,50 @@ describe('ARM emulator through the real Azure SDKs', () => {
     expect(statusPolls.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('lets a PUT on a NIC or VM whose create was never polled join it with an operation of its own', async () => {
+    const { compute, network } = clients(emulator);
+    // A client that died after the PUTs: the operations are never polled.
+    await network.networkInterfaces.beginCreateOrUpdate(RG, 'aks-j', nicBody('aks-j'), fast);
+    expect(emulator.state.networkInterfaces()[0]?.properties.provisioningState).toBe('Updating');
+    const nic = await network.networkInterfaces.beginCreateOrUpdateAndWait(
+      RG,
+      'aks-j',
+      nicBody('aks-j'),
+      fast,
+    );
+    expect(nic.provisioningState).toBe('Succeeded');
+    const put = emulator.state.requestsTo('PUT', '/networkInterfaces/aks-j');
+    expect(put.map((r) => r.status)).toEqual([201, 200]);
+
+    await compute.virtualMachines
+      .createOrUpdate(RG, 'aks-j', vmBody(nic.id ?? ''), fast)
+      .submitted();
+    expect(emulator.state.virtualMachines()[0]?.properties.provisioningState).toBe('Creating');
+    const vm = await compute.virtualMachines.createOrUpdate(
+      RG,
+      'aks-j',
+      vmBody(nic.id ?? ''),
+      fast,
+    );
+    expect(vm.provisioningState).toBe('Succeeded');
+    expect(booted.map((b) => b.vm.name)).toEqual(['aks-j']);
+    // The first operation, polled out late, neither boots the VM again nor changes it.
+    const first = [...emulator.state.operations.values()].find(
+      (o) => o.resourceId.endsWith('/virtualMachines/aks-j') && o.status === 'InProgress',
+    );
+    expect(first).toBeDefined();
+    await rawGet(
+      `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Compute/locations/southcentralus/operations/${first?.id}?api-version=2024-07-01`,
+      { authorization: 'Bearer t' },
+    );
+    await rawGet(
+      `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Compute/locations/southcentralus/operations/${first?.id}?api-version=2024-07-01`,
+      { authorization: 'Bearer t' },
+    );
+    expect(first?.status).toBe('Succeeded');
+    expect(booted.map((b) => b.vm.name)).toEqual(['aks-j']);
+  });
+
   it('enforces family, spot and regional core quotas with ARM quota messages', async () => {
     const { compute } = clients(emulator);
     emulator.setQuota({ families: { standardDSv3Family: 2 }, lowPriority: 0 });

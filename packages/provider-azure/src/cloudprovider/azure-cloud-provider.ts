@@ -37,6 +37,7 @@ import {
   isNotFound,
   type AttemptedOffering,
 } from '../launch/arm-errors.js';
+import { OperationTimeoutError, waitBounded } from '../launch/bounded-wait.js';
 import { bootstrapCustomData } from '../launch/custom-data.js';
 import { dnsServiceIPProblem, nodeIPFamily, type NodeIPFamily } from '../launch/ip-family.js';
 import { imageForInstanceType } from '../launch/images.js';
@@ -61,6 +62,11 @@ import {
 import type { AzureCloudProviderOptions } from './options.js';
 
 const NodePoolLabel = 'karpenter.sh/nodepool';
+
+/** Default bound of a launch's wait for its NIC create, ms (NIC creates take seconds). */
+export const DefaultNetworkInterfaceCreateTimeoutMs = 120_000;
+/** Default bound of a launch's wait for its VM create, ms (VM creates take one to a few minutes). */
+export const DefaultVirtualMachineCreateTimeoutMs = 600_000;
 
 /**
  * Upstream's instance GC grace period, seconds: a VM without a NodeClaim is garbage only once its
@@ -253,6 +259,10 @@ export class AzureCloudProvider implements CloudProvider {
       try {
         return await this.#launch(nodeClaim, nodeClass, chosen, vmName);
       } catch (err) {
+        if (err instanceof OperationTimeoutError)
+          throw new CreateError('LaunchTimeout', `node claim ${name}: ${err.message}`, {
+            cause: err,
+          });
         const info = armErrorOf(err);
         if (!info)
           throw new CreateError('LaunchFailed', `node claim ${name}: ${(err as Error).message}`, {
@@ -343,55 +353,68 @@ export class AzureCloudProvider implements CloudProvider {
       AzureLabels.SKUStorageUltraSSD,
     );
     try {
-      const nic = await this.#o.clients.network.networkInterfaces.beginCreateOrUpdateAndWait(
-        rg,
-        vmName,
-        networkInterfaceBody({
-          name: vmName,
-          location: this.#o.location,
-          subnetID: nodeClass.spec.vnetSubnetID ?? this.#o.vnetSubnetID,
-          acceleratedNetworking: sku.acceleratedNetworking,
-          tags,
-        }),
-        poll,
+      // Both waits are bounded: a NIC or VM whose operation never ends (stuck behind the
+      // operation of a killed predecessor, say) fails the launch, which is cleaned up and retried.
+      const nic = await waitBounded(
+        `network interface ${vmName} to be created`,
+        this.#nicTimeoutMs,
+        async (abortSignal) => {
+          const poller = await this.#o.clients.network.networkInterfaces.beginCreateOrUpdate(
+            rg,
+            vmName,
+            networkInterfaceBody({
+              name: vmName,
+              location: this.#o.location,
+              subnetID: nodeClass.spec.vnetSubnetID ?? this.#o.vnetSubnetID,
+              acceleratedNetworking: sku.acceleratedNetworking,
+              tags,
+            }),
+            { ...poll, abortSignal },
+          );
+          return poller.pollUntilDone({ abortSignal });
+        },
       );
-      const vm = await this.#o.clients.compute.virtualMachines.createOrUpdate(
-        rg,
-        vmName,
-        virtualMachineBody({
-          name: vmName,
-          location: this.#o.location,
-          sku,
-          zone: armZone(offering.zone),
-          capacityType: offering.capacityType as 'on-demand' | 'spot',
-          nicID: nic.id ?? '',
-          imageID,
-          osDiskSizeGB: params.osDiskSizeGB,
-          customData,
-          adminUsername: this.#o.adminUsername ?? 'azureuser',
-          sshPublicKey: this.#o.sshPublicKey,
-          identities: this.#o.nodeIdentities ?? [],
-          tags,
-          ...(nodeClass.spec.security?.encryptionAtHost ? { encryptionAtHost: true } : {}),
-          ...(trustedLaunch?.vtpm || trustedLaunch?.secureBoot
-            ? {
-                trustedLaunch: {
-                  vtpm: trustedLaunch.vtpm ?? false,
-                  secureBoot: trustedLaunch.secureBoot ?? false,
-                },
-              }
-            : {}),
-          ...(ultraSSD !== undefined &&
-          !ultraSSD.complement &&
-          ultraSSD.valuesList().length === 1 &&
-          ultraSSD.has('true')
-            ? { ultraSSD: true }
-            : {}),
-          ...(this.#o.diskEncryptionSetID
-            ? { diskEncryptionSetID: this.#o.diskEncryptionSetID }
-            : {}),
-        }),
-        poll,
+      const vmBody = virtualMachineBody({
+        name: vmName,
+        location: this.#o.location,
+        sku,
+        zone: armZone(offering.zone),
+        capacityType: offering.capacityType as 'on-demand' | 'spot',
+        nicID: nic.id ?? '',
+        imageID,
+        osDiskSizeGB: params.osDiskSizeGB,
+        customData,
+        adminUsername: this.#o.adminUsername ?? 'azureuser',
+        sshPublicKey: this.#o.sshPublicKey,
+        identities: this.#o.nodeIdentities ?? [],
+        tags,
+        ...(nodeClass.spec.security?.encryptionAtHost ? { encryptionAtHost: true } : {}),
+        ...(trustedLaunch?.vtpm || trustedLaunch?.secureBoot
+          ? {
+              trustedLaunch: {
+                vtpm: trustedLaunch.vtpm ?? false,
+                secureBoot: trustedLaunch.secureBoot ?? false,
+              },
+            }
+          : {}),
+        ...(ultraSSD !== undefined &&
+        !ultraSSD.complement &&
+        ultraSSD.valuesList().length === 1 &&
+        ultraSSD.has('true')
+          ? { ultraSSD: true }
+          : {}),
+        ...(this.#o.diskEncryptionSetID
+          ? { diskEncryptionSetID: this.#o.diskEncryptionSetID }
+          : {}),
+      });
+      const vm = await waitBounded(
+        `VM ${vmName} to be created`,
+        this.#vmTimeoutMs,
+        async (abortSignal) =>
+          this.#o.clients.compute.virtualMachines.createOrUpdate(rg, vmName, vmBody, {
+            ...poll,
+            abortSignal,
+          }),
       );
       this.#o.logger?.info('launched VM', {
         nodeClaim: name,
@@ -413,10 +436,13 @@ export class AzureCloudProvider implements CloudProvider {
     const poll = { updateIntervalInMs: this.#o.pollIntervalMs ?? 3000 };
     try {
       if (await this.#getVm(vmName))
-        await this.#o.clients.compute.virtualMachines.delete(rg, vmName, {
-          ...poll,
-          forceDeletion: true,
-        });
+        await waitBounded(`VM ${vmName} to be deleted`, this.#vmTimeoutMs, async (abortSignal) =>
+          this.#o.clients.compute.virtualMachines.delete(rg, vmName, {
+            ...poll,
+            forceDeletion: true,
+            abortSignal,
+          }),
+        );
     } catch (err) {
       this.#o.logger?.warn(
         'cleaning up failed launch: deleting VM failed; garbage collection will retry',
@@ -424,7 +450,17 @@ export class AzureCloudProvider implements CloudProvider {
       );
     }
     try {
-      await this.#o.clients.network.networkInterfaces.beginDeleteAndWait(rg, vmName, poll);
+      await waitBounded(
+        `network interface ${vmName} to be deleted`,
+        this.#nicTimeoutMs,
+        async (abortSignal) => {
+          const poller = await this.#o.clients.network.networkInterfaces.beginDelete(rg, vmName, {
+            ...poll,
+            abortSignal,
+          });
+          return poller.pollUntilDone({ abortSignal });
+        },
+      );
     } catch (err) {
       if (!isNotFound(err))
         this.#o.logger?.warn(
@@ -432,6 +468,14 @@ export class AzureCloudProvider implements CloudProvider {
           { nic: vmName, error: (err as Error).message },
         );
     }
+  }
+
+  get #nicTimeoutMs(): number {
+    return this.#o.networkInterfaceCreateTimeoutMs ?? DefaultNetworkInterfaceCreateTimeoutMs;
+  }
+
+  get #vmTimeoutMs(): number {
+    return this.#o.virtualMachineCreateTimeoutMs ?? DefaultVirtualMachineCreateTimeoutMs;
   }
 
   #nodeLabels(

@@ -75,6 +75,17 @@ export interface AzureCloudProviderOptions {
    * Upstream tries one and lets the next NodeClaim pick another; 1 reproduces that.
    */
   readonly maxLaunchAttempts?: number;
+  /**
+   * How long a launch waits for its NIC create (and a failed launch for a NIC delete), ms;
+   * default 120000. Past it the launch fails with CreateError `LaunchTimeout` after cleaning up,
+   * and the node claim lifecycle retries it.
+   */
+  readonly networkInterfaceCreateTimeoutMs?: number;
+  /**
+   * How long a launch waits for its VM create (and a failed launch for a VM delete), ms; default
+   * 600000. Past it as for {@link networkInterfaceCreateTimeoutMs}.
+   */
+  readonly virtualMachineCreateTimeoutMs?: number;
   /** Seconds a VM without a NodeClaim must exist before GC deletes it; default 300. */
   readonly garbageCollectionGracePeriodSeconds?: number;
   readonly logger?: AzureProviderLogger;

@@ -1,4 +1,4 @@
-import { NodeClaimNotFoundError } from '@karpenter-ts/cloudprovider';
+import { CreateError, NodeClaimNotFoundError } from '@karpenter-ts/cloudprovider';
 import type { Node } from '@karpenter-ts/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -73,6 +73,92 @@ describe('delete', () => {
     await h.provider.delete(nodeClaim('general-del03'));
     expect(h.arm.state.virtualMachines()).toHaveLength(0);
   });
+});
+
+describe('create after a killed controller', () => {
+  const nicOf = (claim: string) =>
+    networkInterfaceBody({
+      name: `aks-${claim}`,
+      location: REGION,
+      subnetID: SUBNET,
+      acceleratedNetworking: false,
+      tags: launchTags({ clusterName: CLUSTER, nodePool: 'general', nodeClaim: claim }),
+    });
+  const state = (list: { name: string; properties: { provisioningState: string } }[]) =>
+    list.map((r) => [r.name, r.properties.provisioningState]);
+
+  // Soak azure-2027 cycle 29: controller 28 sent the NIC PUT of a launch and was killed before
+  // polling it out; controller 29's create of the same node claim PUT the NIC again and waited
+  // for it for good (the NIC stayed Updating), so the claim never got a provider ID.
+  it(
+    'finishes a launch whose NIC create another client started and never polled',
+    { timeout: 30_000 },
+    async () => {
+      await h.clients.network.networkInterfaces.beginCreateOrUpdate(
+        NODE_RG,
+        'aks-general-cr01',
+        nicOf('general-cr01'),
+        { updateIntervalInMs: 5 },
+      );
+      expect(state(h.arm.state.networkInterfaces())).toEqual([['aks-general-cr01', 'Updating']]);
+      const launched = await h.provider.create(nodeClaim('general-cr01'));
+      expect(launched.status?.providerID).toMatch(/\/virtualMachines\/aks-general-cr01$/);
+      expect(state(h.arm.state.networkInterfaces())).toEqual([['aks-general-cr01', 'Succeeded']]);
+      expect(state(h.arm.state.virtualMachines())).toEqual([['aks-general-cr01', 'Succeeded']]);
+      expect(h.booted.map((b) => b.vm.name)).toEqual(['aks-general-cr01']);
+    },
+  );
+
+  it(
+    'bounds its wait for the NIC: a NIC create that never finishes fails the launch and is deleted, and the retry launches',
+    { timeout: 30_000 },
+    async () => {
+      const bounded = await startHarness({ networkInterfaceCreateTimeoutMs: 500 });
+      try {
+        bounded.arm.faults.slow({ resourceType: 'networkInterfaces', method: 'PUT' }, 1_000_000, {
+          times: 1,
+        });
+        const started = Date.now();
+        const err = await bounded.provider
+          .create(nodeClaim('general-cr03'))
+          .catch((e: unknown) => e);
+        expect(Date.now() - started).toBeLessThan(15_000);
+        expect(err).toBeInstanceOf(CreateError);
+        expect((err as CreateError).reason).toBe('LaunchTimeout');
+        expect((err as Error).message).toContain('network interface aks-general-cr03');
+        expect(bounded.arm.state.networkInterfaces()).toEqual([]);
+        const launched = await bounded.provider.create(nodeClaim('general-cr03'));
+        expect(launched.status?.providerID).toMatch(/\/virtualMachines\/aks-general-cr03$/);
+      } finally {
+        await bounded.stop();
+      }
+    },
+  );
+
+  it(
+    'bounds its wait for the VM: a VM create that never finishes fails the launch, VM and NIC are deleted, and the retry launches',
+    { timeout: 30_000 },
+    async () => {
+      const bounded = await startHarness({ virtualMachineCreateTimeoutMs: 500 });
+      try {
+        bounded.arm.faults.slow({ resourceType: 'virtualMachines', method: 'PUT' }, 1_000_000, {
+          times: 1,
+        });
+        const err = await bounded.provider
+          .create(nodeClaim('general-cr04'))
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(CreateError);
+        expect((err as CreateError).reason).toBe('LaunchTimeout');
+        expect((err as Error).message).toContain('VM aks-general-cr04');
+        expect(bounded.arm.state.virtualMachines()).toEqual([]);
+        expect(bounded.arm.state.networkInterfaces()).toEqual([]);
+        const launched = await bounded.provider.create(nodeClaim('general-cr04'));
+        expect(launched.status?.providerID).toMatch(/\/virtualMachines\/aks-general-cr04$/);
+      } finally {
+        await bounded.stop();
+      }
+    },
+  );
 });
 
 describe('get and list', () => {
