@@ -215,10 +215,14 @@ export class Manager {
     });
     const gc = this.garbageCollection;
     const hash = new NodePoolHash({ client });
+    const providerLabels = options.provisioner?.extraWellKnownLabels;
     const claimDisruption = new NodeClaimDisruption({
       client,
       cloudProvider: cloud('nodeclaim.disruption'),
       clock,
+      ...(providerLabels !== undefined
+        ? { allowUndefinedLabels: allowUndefinedWellKnownLabels(providerLabels) }
+        : {}),
     });
     const expiration = new Expiration({
       client,

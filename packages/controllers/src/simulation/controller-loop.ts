@@ -146,7 +146,15 @@ export class ControllerLoop {
     this.termination = new NodeTermination({ client, cloudProvider, clock });
     this.garbageCollection = new GarbageCollection({ client, cloudProvider, clock });
     this.nodePoolHash = new NodePoolHash({ client });
-    this.nodeClaimDisruption = new NodeClaimDisruption({ client, cloudProvider, clock });
+    const providerLabels = o.provisioner?.extraWellKnownLabels;
+    this.nodeClaimDisruption = new NodeClaimDisruption({
+      client,
+      cloudProvider,
+      clock,
+      ...(providerLabels !== undefined
+        ? { allowUndefinedLabels: allowUndefinedWellKnownLabels(providerLabels) }
+        : {}),
+    });
     this.expiration = new Expiration({ client, clock });
     this.podEvents = new PodEvents({ client, clock });
     this.nodeHealth = new NodeHealth({ client, cloudProvider, clock });

@@ -6,6 +6,7 @@
  */
 import type { NodeClaim } from '@karpenter-ts/api';
 import { Annotations, Labels, NodeClaimConditions } from '@karpenter-ts/api';
+import { allowUndefinedWellKnownLabels, Requirements } from '@karpenter-ts/scheduling';
 import { describe, expect, it } from 'vitest';
 import { getCondition, NodeClaimDisruption, NodePoolHash } from '../../src/index.js';
 import {
@@ -153,6 +154,43 @@ describe('the Drifted condition', () => {
     env.clock.advance(60);
     await controller.reconcile('a');
     expect(await drifted(env, 'a')).toBe('InstanceTypeNotFound');
+  });
+
+  // A provider's offerings may require a label its older NodeClaims lack (Azure's
+  // karpenter.azure.com/placement-scope): upstream lets a well-known key be undefined there.
+  describe('when every offering of the type requires a label the NodeClaim lacks', () => {
+    const scope = 'example.com/placement-scope';
+    async function scopedEnv(): Promise<UnitEnv> {
+      const catalog = sizedCatalog();
+      for (const type of catalog)
+        for (const offering of type.offerings)
+          offering.requirements.add(
+            ...Requirements.fromNodeSelectorRequirements([
+              { key: scope, operator: 'In', values: ['zonal'] },
+            ]).values(),
+          );
+      const env = await unitEnv({ instanceTypes: catalog });
+      await addNode(env, { name: 'a', instanceType: 'large' });
+      env.clock.advance(60 * 60);
+      return env;
+    }
+
+    it("is not InstanceTypeNotFound when the label is one of the provider's well-known labels", async () => {
+      const env = await scopedEnv();
+      await new NodeClaimDisruption({
+        client: env.client,
+        cloudProvider: env.cloud,
+        clock: env.clock,
+        allowUndefinedLabels: allowUndefinedWellKnownLabels([scope]),
+      }).reconcile('a');
+      expect(await drifted(env, 'a')).toBeUndefined();
+    });
+
+    it('is InstanceTypeNotFound when the label is not well known (a custom label must be defined)', async () => {
+      const env = await scopedEnv();
+      await conditions(env).reconcile('a');
+      expect(await drifted(env, 'a')).toBe('InstanceTypeNotFound');
+    });
   });
 });
 

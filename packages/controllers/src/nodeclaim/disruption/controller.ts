@@ -26,6 +26,12 @@ export interface NodeClaimDisruptionOptions {
   readonly client: KubeClient;
   readonly cloudProvider: CloudProvider;
   readonly clock: Clock;
+  /**
+   * Keys an offering may require that a NodeClaim may lack (upstream's well-known labels, with
+   * the provider's added: `allowUndefinedWellKnownLabels(providerLabels)`); default Karpenter's
+   * own. Passed to {@link instanceTypeDrift}.
+   */
+  readonly allowUndefinedLabels?: ReadonlySet<string>;
 }
 
 /** See the module comment. */
@@ -75,7 +81,12 @@ export class NodeClaimDisruption {
     if (reason === '') {
       const previous = getCondition(nodeClaim, NodeClaimConditions.Drifted);
       if (this.#checks.due(nodeClaim, now)) {
-        reason = await instanceTypeDrift(this.o.cloudProvider, nodePool, nodeClaim);
+        reason = await instanceTypeDrift(
+          this.o.cloudProvider,
+          nodePool,
+          nodeClaim,
+          this.o.allowUndefinedLabels,
+        );
       } else if (previous?.status === 'True' && previous.reason === 'InstanceTypeNotFound') {
         reason = 'InstanceTypeNotFound'; // Not rechecked yet: it stands.
       }

@@ -8,7 +8,8 @@
  *   labels (well-known labels are not allowed to be undefined here);
  * - `InstanceTypeNotFound`: once the NodeClaim is older than 1 h, at most every 30 min: its
  *   instance type label is missing, the catalog no longer has the type, or no offering of it is
- *   compatible with the NodeClaim's labels (a reserved NodeClaim may match on-demand offerings);
+ *   compatible with the NodeClaim's labels (well-known keys the NodeClaim lacks are allowed, as
+ *   upstream; a reserved NodeClaim may match on-demand offerings);
  * - the cloud provider's own reason (`isDrifted`, e.g. an image or NodeClass change).
  * Otherwise the condition is removed. Rechecked every 5 minutes.
  */
@@ -20,7 +21,7 @@ import {
   type CloudProvider,
   type InstanceType,
 } from '@karpenter-ts/cloudprovider';
-import { Requirements } from '@karpenter-ts/scheduling';
+import { allowUndefinedWellKnownLabels, Requirements } from '@karpenter-ts/scheduling';
 import { timeMs } from '../../clock.js';
 
 /** Seconds between drift checks of one NodeClaim. */
@@ -52,11 +53,19 @@ export function requirementsDrift(nodePool: NodePool, nodeClaim: NodeClaim): str
   return labels.isCompatible(pool, new Set()) ? '' : 'RequirementsDrifted';
 }
 
-/** `InstanceTypeNotFound` when the NodeClaim's instance type or a compatible offering is gone, else ''. */
+/**
+ * `InstanceTypeNotFound` when the NodeClaim's instance type or a compatible offering is gone,
+ * else ''. As upstream, an offering is compatible with the NodeClaim's labels when every key both
+ * define intersects; a well-known key the offering requires and the NodeClaim lacks (a label a
+ * provider added after the node launched, such as `karpenter.azure.com/placement-scope`) is
+ * allowed: `allowUndefined`, default Karpenter's own well-known labels (pass
+ * `allowUndefinedWellKnownLabels(providerLabels)` for a provider's).
+ */
 export async function instanceTypeDrift(
   cloudProvider: CloudProvider,
   nodePool: NodePool,
   nodeClaim: NodeClaim,
+  allowUndefined: ReadonlySet<string> = allowUndefinedWellKnownLabels(),
 ): Promise<string> {
   const labels = nodeClaim.metadata.labels ?? {};
   const name = labels[Labels.InstanceType];
@@ -77,7 +86,7 @@ export async function instanceTypeDrift(
       : [labels];
   const found = asLabels.some((l) => {
     const reqs = Requirements.fromLabels(l);
-    return it.offerings.some((o) => reqs.isCompatible(o.requirements));
+    return it.offerings.some((o) => reqs.isCompatible(o.requirements, allowUndefined));
   });
   return found ? '' : 'InstanceTypeNotFound';
 }
