@@ -143,6 +143,53 @@ describe('karpenter-ts disrupt --until-stable', () => {
     expect(r.commands[0]!.at < '2026-12-01T10:06:00Z').toBe(true);
   });
 
+  it("is not stable when a node's consolidateAfter ends only after the 2 h limit", async () => {
+    const file = await writeSnapshot(
+      list(
+        simNodeClass(),
+        nodePool({ consolidateAfter: '5h' }),
+        machine('a', 'c-4x-amd64-linux', {
+          consolidatable: false,
+          lastPodEventTime: '2026-12-01T09:55:00Z',
+        }),
+        pods('web', 'a', 1),
+      ),
+    );
+    const json = await cli('disrupt', file, '--now', NOW, '--until-stable', '-o', 'json');
+    expect(json.code).toBe(0);
+    const r = JSON.parse(json.stdout) as StableJson;
+    expect([r.stable, r.commands.length]).toEqual([false, 0]);
+    expect(r.end >= '2026-12-01T12:00:00Z').toBe(true);
+    const text = await cli('disrupt', file, '--now', NOW, '--until-stable');
+    expect(text.stdout).toContain('until the 2 h limit, not stable');
+    expect(text.stdout).not.toContain('already stable');
+  });
+
+  it('is not stable when a budget freeze active now ends only after the 2 h limit', async () => {
+    const file = await writeSnapshot(
+      list(
+        simNodeClass(),
+        nodePool({
+          budgets: [{ nodes: '0', schedule: '0 9 * * 1-5', duration: '8h' }, { nodes: '100%' }],
+        }),
+        machine('a', 'c-4x-amd64-linux'),
+        pods('web', 'a', 1),
+      ),
+    );
+    const { code, stdout } = await cli(
+      'disrupt',
+      file,
+      '--now',
+      NOW,
+      '--until-stable',
+      '-o',
+      'json',
+    );
+    expect(code).toBe(0);
+    const r = JSON.parse(stdout) as StableJson;
+    expect([r.stable, r.commands.length]).toEqual([false, 0]);
+  });
+
   it('with --fail-on-command, exits 1 when it acted; the table lists each command as it started', async () => {
     const file = await writeSnapshot(
       list(

@@ -135,13 +135,19 @@ export async function runUntilStable(
     // Nothing to do now; a node still inside its consolidateAfter may have something to do
     // then: move the clock there (nothing else would happen meanwhile) and look again.
     const limit = start + MaxStabilizeSeconds * 1000;
-    const next = earliest(
-      await nextConsolidatable(cluster, limit),
-      await nextBudgetWindowEnd(cluster, limit),
-    );
-    if (next === undefined) return true;
-    clock.set(next);
-    return false;
+    const consolidatable = await nextConsolidatable(cluster, limit);
+    const windowEnds = await nextBudgetWindowEnd(cluster, limit);
+    const next = earliest(consolidatable.at, windowEnds.at);
+    if (next !== undefined) {
+      clock.set(next);
+      return false;
+    }
+    // Something happens only past the limit: not stable; let the clock run out.
+    if (consolidatable.beyond || windowEnds.beyond) {
+      if (clock.now() < limit) clock.set(limit);
+      return false;
+    }
+    return true;
   }, MaxStabilizeSeconds);
   for (const q of log.started)
     for (const name of q.replacements) await recordLaunch(cluster, seen.get(q)!, name);
@@ -174,37 +180,36 @@ async function recordLaunch(cluster: RunningCluster, started: StartedCommand, na
 
 /**
  * The earliest time after now, before `limit`, at which a managed node's NodeClaim becomes
- * Consolidatable (its NodePool's consolidateAfter after its last pod event); undefined if none.
+ * Consolidatable (its NodePool's consolidateAfter after its last pod event), `at` (undefined if
+ * none); `beyond` when one becomes Consolidatable only after `limit`.
  */
-async function nextConsolidatable(
-  cluster: RunningCluster,
-  limit: number,
-): Promise<number | undefined> {
+async function nextConsolidatable(cluster: RunningCluster, limit: number): Promise<NextEvent> {
   const now = cluster.clock.now();
   const pools = new Map(
     (await cluster.client.list('NodePool')).map((p) => [p.metadata.name ?? '', p]),
   );
   let next: number | undefined;
+  let beyond = false;
   for (const nc of await cluster.client.list('NodeClaim')) {
     if (isTrue(nc, 'Consolidatable')) continue;
     const pool = pools.get(nc.metadata.labels?.[Labels.NodePool] ?? '');
     const after = pool === undefined ? null : consolidateAfterSeconds(pool);
     if (after === null) continue;
     const at = consolidatableAt(nc, after);
-    if (at !== undefined && at > now && at <= limit && (next === undefined || at < next)) next = at;
+    if (at === undefined || at <= now) continue;
+    if (at > limit) beyond = true;
+    else if (next === undefined || at < next) next = at;
   }
-  return next;
+  return { at: next, beyond };
 }
 
 /**
  * The earliest time after now, before `limit`, at which a scheduled budget that is active now
- * stops being active (its window ends: a maintenance freeze lifts); undefined if none. Found by
- * the controllers' own `budgetActive`, a minute at a time and then to the second.
+ * stops being active (its window ends: a maintenance freeze lifts), `at` (undefined if none);
+ * `beyond` when one stays active past `limit`. Found by the controllers' own `budgetActive`, a
+ * minute at a time and then to the second.
  */
-async function nextBudgetWindowEnd(
-  cluster: RunningCluster,
-  limit: number,
-): Promise<number | undefined> {
+async function nextBudgetWindowEnd(cluster: RunningCluster, limit: number): Promise<NextEvent> {
   const now = cluster.clock.now();
   const active = (budget: Budget, at: number) => {
     try {
@@ -214,14 +219,22 @@ async function nextBudgetWindowEnd(
     }
   };
   let next: number | undefined;
+  let beyond = false;
   for (const pool of await cluster.client.list('NodePool')) {
     for (const budget of pool.spec.disruption?.budgets ?? []) {
       if (budget.schedule === undefined || !active(budget, now)) continue;
       const end = windowEnd(active.bind(undefined, budget), now, limit);
-      if (end !== undefined && (next === undefined || end < next)) next = end;
+      if (end === undefined) beyond = true;
+      else if (next === undefined || end < next) next = end;
     }
   }
-  return next;
+  return { at: next, beyond };
+}
+
+/** The next time something may change (`at`, within the limit), and whether something does after it. */
+interface NextEvent {
+  readonly at: number | undefined;
+  readonly beyond: boolean;
 }
 
 /** The first time after `now`, at most `limit`, when `active` turns false; undefined if none. */

@@ -29,7 +29,9 @@ export function renderStabilization(report: StabilizationReport): string {
   ]);
   const table =
     rows.length === 0
-      ? 'No command: the cluster is already stable.\n'
+      ? report.stable
+        ? 'No command: the cluster is already stable.\n'
+        : 'No command within the limit: a node becomes consolidatable, or a budget window ends, only after it.\n'
       : renderTable(['#', 'STARTED', 'COMMAND', 'CANDIDATES', 'LAUNCHED', 'SAVINGS/HOUR'], rows, [
           'right',
           'left',
