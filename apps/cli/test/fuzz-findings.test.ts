@@ -244,6 +244,19 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
       'metadata',
     ],
     [
+      'a NodeClass without a name (fuzz seed 20261202, input 3329)',
+      'nodeclass-without-name',
+      () => rewriteFirst('SimNodeClass', (o) => o.replace(/ {6}name: default\n/, '')),
+      'metadata.name',
+    ],
+    [
+      'a NodeClass without metadata',
+      'nodeclass-without-metadata',
+      () =>
+        rewriteFirst('SimNodeClass', (o) => o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '')),
+      'metadata',
+    ],
+    [
       'a Pod with a null condition',
       'pod-condition-null',
       () =>
