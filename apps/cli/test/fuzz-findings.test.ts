@@ -244,13 +244,13 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
       'metadata',
     ],
     [
-      'a NodeClass without a name (fuzz seed 20261202, input 3329)',
+      'a NodeClass without a name (fuzz seed 20261202, inputs 3329 and 4916)',
       'nodeclass-without-name',
       () => rewriteFirst('SimNodeClass', (o) => o.replace(/ {6}name: default\n/, '')),
       'metadata.name',
     ],
     [
-      'a NodeClass without metadata',
+      'a NodeClass without metadata (fuzz seed 20261202, inputs 3977, 4592 and 4691)',
       'nodeclass-without-metadata',
       () => rewriteFirst('SimNodeClass', (o) => o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '')),
       'metadata',
