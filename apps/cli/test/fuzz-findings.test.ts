@@ -250,7 +250,7 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
       'metadata.name',
     ],
     [
-      'a NodeClass without metadata (fuzz seed 20261202, inputs 3977, 4592 and 4691)',
+      'a NodeClass without metadata (fuzz seed 20261202, inputs 3977, 4592, 4691 and 5321)',
       'nodeclass-without-metadata',
       () => rewriteFirst('SimNodeClass', (o) => o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '')),
       'metadata',
