@@ -244,6 +244,18 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
       'metadata',
     ],
     [
+      'a NodeClass without a name (fuzz seed 20261202, inputs 3329 and 4916)',
+      'nodeclass-without-name',
+      () => rewriteFirst('SimNodeClass', (o) => o.replace(/ {6}name: default\n/, '')),
+      'metadata.name',
+    ],
+    [
+      'a NodeClass without metadata (fuzz seed 20261202, inputs 3977, 4592, 4691 and 5321)',
+      'nodeclass-without-metadata',
+      () => rewriteFirst('SimNodeClass', (o) => o.replace(/ {4}metadata:\n(?: {6}.*\n)+/, '')),
+      'metadata',
+    ],
+    [
       'a Pod with a null condition',
       'pod-condition-null',
       () =>
@@ -280,6 +292,44 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
         expect(result.stderr).toContain(field);
         expect(result.code).toBe(1);
       }
+    },
+  );
+});
+
+describe('a cluster snapshot whose objects are valid but do not hold together as a cluster', () => {
+  it.each([
+    [
+      'a NodeClaim whose status.providerID is not a string, read as not launched yet (fuzz seed 20261202, input 2630)',
+      'nodeclaim-provider-id-true',
+      () =>
+        rewriteFirst('NodeClaim', (o) =>
+          o.replace('providerID: kwok://default-7xk2p', 'providerID: true'),
+        ),
+      'items[3].status.providerID',
+      'NodeClaim default-7xk2p is not launched yet (no status.providerID), and a snapshot cannot replay a launch in flight: take the snapshot again once its Node has registered',
+    ],
+    [
+      'a Pod bound to a Node the snapshot does not hold (fuzz seed 20261202, input 3020 renamed the Node; here the Pod names another)',
+      'pod-on-missing-node',
+      () =>
+        rewriteFirst('Pod', (o) => o.replace('nodeName: default-7xk2p', 'nodeName: default-gone1')),
+      'items[9].spec.nodeName',
+      'Pod default/web-5d8f7c9b4-h2x7k is bound to Node "default-gone1", which the snapshot does not hold: add the Nodes (kubectl get nodes,pods,... -o yaml)',
+    ],
+  ])(
+    'validate accepts it with a warning saying why simulate will refuse it, and simulate refuses it so: %s',
+    async (_what, name, build, field, message) => {
+      // validate judges objects one by one, as the API server does: it exited 0 without a
+      // word, and simulate then stopped on the snapshot rule.
+      const path = await file(`${name}.yaml`, build());
+      const validate = await cli('validate', path);
+      expect(validate.code).toBe(0);
+      expect(validate.stdout).toContain(
+        `${path}:1 ${field}: warning: simulate, explain, compare, disrupt and diff read the input as a cluster and refuse it: ${message}\n`,
+      );
+      const simulate = await cli('simulate', path, '--cloud', 'sim');
+      expect(simulate.stderr).toBe(`karpenter-ts: error: ${path}:1 ${field}: ${message}\n`);
+      expect(simulate.code).toBe(1);
     },
   );
 });

@@ -7,6 +7,8 @@ export * from './labels.js';
 export { formatPath } from './validation/violation.js';
 export type { ApiServerAction, PathSegment, Violation } from './validation/violation.js';
 export { crdValidator, CrdDefinitionError } from './validation/crd-validator.js';
+export { objectMetaViolations } from './validation/object-meta.js';
+export type { MetadataProblem } from './validation/object-meta.js';
 export type {
   CrdValidator,
   CrdValidatorOptions,

@@ -13,6 +13,7 @@ import {
   SnapshotMachineStore,
   snapshotMachines,
   snapshotProblems,
+  snapshotReferenceProblems,
   type ClusterSnapshot,
   type Located,
 } from '../src/index.js';
@@ -178,6 +179,8 @@ describe('cluster snapshots', () => {
       'snap.yaml:1 items[1].status.providerID: NodeClaim launching is not launched yet (no status.providerID), and a snapshot cannot replay a launch in flight: take the snapshot again once its Node has registered',
       'snap.yaml:1 items[2].spec.nodeName: Pod shop/web-1 is bound to Node "n9", which the snapshot does not hold: add the Nodes (kubectl get nodes,pods,... -o yaml)',
     ]);
+    // The reference rules alone: all but the object defined twice.
+    expect(snapshotReferenceProblems(snapshot)).toEqual(snapshotProblems(snapshot).slice(1));
     const client = new MemoryKubeClient();
     await expect(loadSnapshot(client, snapshot)).rejects.toBeInstanceOf(SnapshotError);
     expect(await client.list('NodeClaim')).toEqual([]);

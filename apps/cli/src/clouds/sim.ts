@@ -3,7 +3,7 @@
  * generic instance types (4 zones `test-zone-a..d`, spot and on-demand, KWOK prices). No NodeClass
  * settings change the catalog; its default NodePool asks for linux on-demand nodes.
  */
-import type { NodePool } from '@karpenter-ts/api';
+import { formatPath, objectMetaViolations, type NodePool } from '@karpenter-ts/api';
 import {
   kwokInstanceTypes,
   KwokWellKnownLabels,
@@ -59,7 +59,13 @@ export function simCloud(region: string = SIM_REGION): Cloud {
       },
       source: 'karpenter-ts sim defaults (docs/cli.md)',
     }),
-    validateNodeClass: (_object: KubeObject): NodeClassProblem[] => [],
+    // The SimNodeClass CRD leaves spec free-form: the apiserver's ObjectMeta checks (a name,
+    // valid labels, ...) are all it applies.
+    validateNodeClass: (object: KubeObject): NodeClassProblem[] =>
+      objectMetaViolations(object.metadata).map(([path, message]) => ({
+        path: formatPath(path),
+        message,
+      })),
     chooseLaunch: (options, requirements) =>
       chooseLaunch(options, requirements, allowUndefinedLabels(cloud)),
     wellKnownLabels: KwokWellKnownLabels,

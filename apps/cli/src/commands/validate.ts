@@ -15,6 +15,7 @@ import {
   validateDocuments,
   type ValidationReport,
 } from '../validation/validate-documents.js';
+import { snapshotReferenceWarnings } from '../validation/snapshot-references.js';
 import { CLOUD_NAMES, type CloudName } from './options.js';
 
 /** Adds the `validate` command to `program`. */
@@ -51,20 +52,24 @@ export function registerValidate(program: Command, runtime: Runtime): void {
       const result = validateDocuments(loaded.documents, clouds, {
         providerCrds: options.cloud !== undefined,
       });
+      const problems = [
+        ...loaded.errors.map((e) => ({
+          file: e.file,
+          document: e.document,
+          ...(e.line === undefined ? {} : { line: e.line }),
+          field: e.field ?? '',
+          message: e.detail,
+        })),
+        ...result.problems,
+      ].sort(byLocation);
+      // The snapshot rules read objects as the commands do, which needs every object valid;
+      // the commands stop on a validation problem before they reach these rules anyway.
+      const references = problems.length === 0 ? snapshotReferenceWarnings(loaded.documents) : [];
       const report: ValidationReport = {
         files: loaded.files.length,
         ...result,
-        problems: [
-          ...loaded.errors.map((e) => ({
-            file: e.file,
-            document: e.document,
-            ...(e.line === undefined ? {} : { line: e.line }),
-            field: e.field ?? '',
-            message: e.detail,
-          })),
-          ...result.problems,
-        ].sort(byLocation),
-        warnings: [...result.warnings].sort(byLocation),
+        problems,
+        warnings: [...result.warnings, ...references].sort(byLocation),
       };
       if (options.output === 'json') runtime.io.out(toJson(report));
       else runtime.io.out(renderReport(report));

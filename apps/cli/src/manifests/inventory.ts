@@ -4,6 +4,7 @@
 import { dropPrunedNulls } from '@karpenter-ts/api';
 import type { ManifestDocument } from './document.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
+import { GeneratedNames } from '../workloads/names.js';
 
 /** Loaded objects grouped by role; `other` holds kinds no command uses (Services, ConfigMaps, …). */
 export interface Inventory {
@@ -39,8 +40,13 @@ export function apiGroup(apiVersion: string): string {
  * Groups documents by role, keeping input order inside each group. NodePools come as the
  * apiserver stores them: without the nulls it prunes (`limits:` or `taints:` written with no
  * value, as Helm renders empty values, are absent), so every reader sees them as unset.
+ * NodePools, NodeClaims, NodeOverlays and NodeClasses that set only `metadata.generateName`
+ * come named as the apiserver names them (see GeneratedNames; workloads are named by their
+ * expansion), the same names on every call.
  */
 export function inventory(documents: readonly ManifestDocument[]): Inventory {
+  const generated = new GeneratedNames();
+  const named = (doc: ManifestDocument) => withGeneratedName(doc, generated);
   const inv: Inventory = {
     nodePools: [],
     nodeClaims: [],
@@ -55,15 +61,27 @@ export function inventory(documents: readonly ManifestDocument[]): Inventory {
     const { kind, apiVersion } = doc.object;
     const group = apiGroup(apiVersion);
     if (group === 'karpenter.sh' && kind === 'NodePool')
-      inv.nodePools.push({ ...doc, object: dropPrunedNulls(doc.object) });
-    else if (group === 'karpenter.sh' && kind === 'NodeClaim') inv.nodeClaims.push(doc);
-    else if (group === 'karpenter.sh' && kind === 'NodeOverlay') inv.nodeOverlays.push(doc);
+      inv.nodePools.push(named({ ...doc, object: dropPrunedNulls(doc.object) }));
+    else if (group === 'karpenter.sh' && kind === 'NodeClaim') inv.nodeClaims.push(named(doc));
+    else if (group === 'karpenter.sh' && kind === 'NodeOverlay') inv.nodeOverlays.push(named(doc));
     else if (NODE_CLASS_GROUPS[kind] !== undefined && NODE_CLASS_GROUPS[kind] === group)
-      inv.nodeClasses.push(doc);
+      inv.nodeClasses.push(named(doc));
     else if (group === '' && kind === 'Node') inv.nodes.push(doc);
     else if (kind === 'PodDisruptionBudget') inv.podDisruptionBudgets.push(doc);
     else if (WORKLOAD_KINDS.has(kind)) inv.workloads.push(doc);
     else inv.other.push(doc);
   }
   return inv;
+}
+
+/** `doc`, or a copy named from its `metadata.generateName` when that is all it sets. */
+function withGeneratedName(doc: ManifestDocument, generated: GeneratedNames): ManifestDocument {
+  const metadata = doc.object.metadata;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return doc;
+  const { name, generateName } = metadata;
+  if ((name !== undefined && name !== null) || typeof generateName !== 'string') return doc;
+  return {
+    ...doc,
+    object: { ...doc.object, metadata: { ...metadata, name: generated.next(generateName) } },
+  };
 }

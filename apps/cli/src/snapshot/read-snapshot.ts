@@ -29,7 +29,6 @@ import type {
   LimitRange,
   Node,
   NodeClaim,
-  NodePool,
   NodeOverlay,
   PersistentVolume,
   PersistentVolumeClaim,
@@ -37,7 +36,6 @@ import type {
   PodDisruptionBudget,
   StorageClass,
 } from '@karpenter-ts/api';
-import { validate } from '@karpenter-ts/api';
 import {
   admitPodResources,
   BindCompletedAnnotation,
@@ -58,6 +56,7 @@ import { apiServerDecoded } from '../validation/api-fields.js';
 import { expandWorkloads } from '../workloads/expand.js';
 import { ignoredKindReason, unknownKindMessage } from './kinds.js';
 import { missingPods, workloadOwnership } from './workload-pods.js';
+import { withReadableStatus } from './readable-status.js';
 
 /** Options of {@link readSnapshot}. */
 export interface ReadSnapshotOptions {
@@ -508,34 +507,6 @@ function located<T>(
   return doc
     ? { object, source: location(doc), path: doc.path }
     : { object, source: fallback, path: '' };
-}
-
-/**
- * `claim` (a NodeClaim or a NodePool), or a copy without the `status` fields that do not fit its
- * status schema (`validate` ignores status, as the API server drops it from a created object,
- * so such a snapshot validates; the controllers read status as the schema shapes it), and their
- * names.
- */
-function withReadableStatus<T extends NodeClaim | NodePool>(
-  claim: T,
-): { claim: T; dropped: string[] } {
-  if (claim.status === undefined) return { claim, dropped: [] };
-  const problems = validate(claim, { subresource: 'status' });
-  const dropped = [
-    ...new Set(
-      problems.flatMap(
-        (v) => /^status\.([^.[]+)/.exec(v.path)?.[1] ?? (v.path === 'status' ? ['*'] : []),
-      ),
-    ),
-  ];
-  if (dropped.length === 0) return { claim, dropped };
-  if (dropped.includes('*')) {
-    const { status: _status, ...rest } = claim;
-    return { claim: rest as T, dropped: ['status'] };
-  }
-  const status = { ...claim.status } as Record<string, unknown>;
-  for (const key of dropped) delete status[key];
-  return { claim: { ...claim, status } as T, dropped: dropped.map((k) => `status.${k}`) };
 }
 
 /**

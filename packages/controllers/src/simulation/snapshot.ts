@@ -100,7 +100,19 @@ export class SnapshotError extends Error {
 
 /** Every broken rule of the module comment, in the order of the snapshot's kinds. */
 export function snapshotProblems(snapshot: ClusterSnapshot): SnapshotProblem[] {
-  const problems: SnapshotProblem[] = [...duplicates(snapshot)];
+  return [...duplicates(snapshot), ...snapshotReferenceProblems(snapshot)];
+}
+
+/**
+ * The rules of the module comment that tie objects to each other (a Pod bound to a Node the
+ * snapshot lacks; a NodeClaim not launched, or without its Node), NodeClaims first. Each object
+ * is valid on its own, so a reader that validates objects one by one (the CLI's `validate`)
+ * can still say, through this, that a snapshot of them will be refused.
+ */
+export function snapshotReferenceProblems(
+  snapshot: Pick<ClusterSnapshot, 'nodeClaims' | 'nodes' | 'pods'>,
+): SnapshotProblem[] {
+  const problems: SnapshotProblem[] = [];
   const nodeNames = new Set(snapshot.nodes.map((n) => n.object.metadata?.name ?? ''));
   const providerIDs = new Set(
     snapshot.nodes.map((n) => n.object.spec?.providerID ?? '').filter((id) => id !== ''),
