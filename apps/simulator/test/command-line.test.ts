@@ -106,6 +106,18 @@ events:
     expect(io.stdout).toBe('');
   });
 
+  it('names the files it wrote once, with one slash, when --out ends with one', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));
+    const out = join(dirname(path), 'results');
+    expect(await run(['run', path, '--out', `${out}/`, '--no-workers', '--solver', 'ts'], io)).toBe(
+      0,
+    );
+    expect(io.stderr).toContain(
+      `karpenter-ts-sim: wrote ${out}/result.json, samples.csv, nodes.csv, events.csv`,
+    );
+  });
+
   it('refuses a --report file in a folder it cannot make before running anything', async () => {
     const io = memoryIo();
     const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));

@@ -112,7 +112,7 @@ export function registerRun(program: Command, runtime: Runtime): void {
         await writeFile(join(flags.out, 'samples.csv'), samplesCsv(output));
         await writeFile(join(flags.out, 'nodes.csv'), nodesCsv(output));
         await writeFile(join(flags.out, 'events.csv'), eventsCsv(output));
-        written.push(`${flags.out}/result.json, samples.csv, nodes.csv, events.csv`);
+        written.push(`${join(flags.out, 'result.json')}, samples.csv, nodes.csv, events.csv`);
       }
       if (report !== undefined) {
         await writeFile(report, reportHtml(output));
