@@ -215,7 +215,7 @@ export class Manager {
     });
     const gc = this.garbageCollection;
     const hash = new NodePoolHash({ client });
-    const providerLabels = options.provisioner?.extraWellKnownLabels;
+    const providerLabels = this.#o.provisioner?.extraWellKnownLabels;
     const claimDisruption = new NodeClaimDisruption({
       client,
       cloudProvider: cloud('nodeclaim.disruption'),
