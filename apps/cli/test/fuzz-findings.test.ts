@@ -256,6 +256,12 @@ describe('a cluster snapshot object whose metadata or status lacks its Kubernete
       'metadata',
     ],
     [
+      'a Pod whose owner reference has no name (fuzz seed 20261202, input 7943)',
+      'pod-owner-without-name',
+      () => rewriteFirst('Pod', (o) => o.replace(/ {10}name: web-5d8f7c9b4\n/, '')),
+      'metadata.ownerReferences[0].name',
+    ],
+    [
       'a Pod with a null condition',
       'pod-condition-null',
       () =>

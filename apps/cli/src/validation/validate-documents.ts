@@ -5,6 +5,8 @@
  * files; and objects the input defines twice.
  */
 import {
+  formatPath,
+  objectMetaViolations,
   validate,
   validateNodeOverlayRuntime,
   validateNodePoolRuntime,
@@ -68,7 +70,8 @@ const KARPENTER_GROUPS: ReadonlySet<string> = new Set(['karpenter.sh']);
  * provider's validation; workloads (Deployments, Pods, …) through {@link workloadProblems};
  * core/v1 Nodes through {@link nodeProblems}; policy/v1 PodDisruptionBudgets through
  * {@link podDisruptionBudgetProblems}.
- * Every checked object's `metadata`, when present, must be a mapping.
+ * Every checked object's `metadata`, when present, must be a mapping, and its owner references
+ * complete (the API server's ObjectMeta rule).
  * Objects in a provider's API group
  * with an unknown kind are reported. A NodePool whose nodeClassRef names a kind no cloud serves
  * is reported unless `options.nodeClassRefs` is false (`simulate` leaves such pools out instead).
@@ -110,6 +113,10 @@ export function validateDocuments(
           ? podDisruptionBudgetProblems(doc.object)
           : workloadProblems(doc.object);
       for (const p of problems) add(p.path, p.message);
+      // The API server checks every object's owner references; the snapshot reader follows
+      // them to the workload that owns a pod.
+      for (const [path, message] of objectMetaViolations(doc.object.metadata))
+        if (path[1] === 'ownerReferences') add(formatPath(path), message);
       continue;
     }
     if (provider && kind === provider.nodeClassKind.kind) {
