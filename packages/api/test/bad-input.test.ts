@@ -386,6 +386,13 @@ describe('wrong types and garbage', () => {
     expect(v[0]?.message).toMatch(/write it in quotes: "10"/);
   });
 
+  test('a number where a duration belongs suggests the quoted duration in seconds, not a quoted number', () => {
+    const v = validate(withField(nodePool(), 'spec.disruption', { consolidateAfter: 30 }));
+    expect(v[0]?.message).toBe(
+      'must be a string, got integer 30 (a duration, in quotes with its unit: "30s")',
+    );
+  });
+
   test('non-objects are violations, not exceptions', () => {
     for (const input of [undefined, null, 42, 'text', [], [nodePool()]]) {
       expect(validate(input)).toEqual([expect.objectContaining({ rule: 'not-an-object' })]);

@@ -104,6 +104,28 @@ function nonFiniteHint(n: number): string {
     : '(YAML reads .inf and unquoted numbers beyond ±1.8e308, such as 1e400, as infinity, which JSON cannot carry; quote it to write a string)';
 }
 
+/**
+ * The quoted form of a number where a string belongs, when the field's pattern (ajv's verbose
+ * `parentSchema`) accepts it: `"10"`, or for a duration such as `consolidateAfter: 30`, the
+ * number in seconds (`"30s"`); nothing when neither would be valid.
+ */
+function quoteHint(n: number, e: ErrorObject): string {
+  const text = String(n);
+  const pattern = (e.parentSchema as { pattern?: unknown } | undefined)?.pattern;
+  let accepts = (_: string) => true;
+  if (typeof pattern === 'string') {
+    try {
+      const re = new RegExp(pattern, 'u');
+      accepts = (s) => re.test(s);
+    } catch {
+      // A pattern JavaScript cannot read: offer the plain quoted form.
+    }
+  }
+  if (accepts(text)) return ` (write it in quotes: "${text}")`;
+  if (accepts(`${text}s`)) return ` (a duration, in quotes with its unit: "${text}s")`;
+  return '';
+}
+
 function plainMessage(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   const got = show(e.data);
@@ -113,9 +135,7 @@ function plainMessage(e: ErrorObject): string {
     case 'type': {
       const want = String(p.type);
       const hint =
-        want.startsWith('string') && typeof e.data === 'number'
-          ? ` (write it in quotes: "${String(e.data)}")`
-          : '';
+        want.startsWith('string') && typeof e.data === 'number' ? quoteHint(e.data, e) : '';
       return `must be ${article(want)}, got ${typeName(e.data)} ${got}${hint}`;
     }
     case 'enum':
