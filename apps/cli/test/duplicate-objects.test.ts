@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 import { writeManifests } from './support/manifests.js';
@@ -55,6 +56,16 @@ describe('objects defined twice (same kind, namespace and name)', () => {
       '✓ 3 objects valid (2 Pod, 1 NodePool) in 1 file; 1 other object skipped\n',
     );
     expect(code).toBe(0);
+  });
+
+  it('reads a file named twice (itself, or its folder too) once: its objects are not duplicates of themselves', async () => {
+    const file = await writeManifests(pool('once', '10'));
+    const twice = await cli('validate', file, file);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toContain('1 object valid');
+    const withFolder = await cli('validate', file, dirname(file));
+    expect(withFolder.code).toBe(0);
+    expect(withFolder.stdout).toContain('1 object valid');
   });
 
   it('simulate stops instead of simulating both NodePools', async () => {

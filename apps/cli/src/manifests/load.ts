@@ -1,8 +1,8 @@
 /**
  * Reading manifests from files, folders (recursively) and standard input.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
 import { CliError, type ManifestError } from '../errors.js';
 import type { ManifestDocument } from './document.js';
 import { parseManifestText } from './parse.js';
@@ -56,7 +56,9 @@ async function walk(dir: string, out: string[]): Promise<void> {
  * documents do not stop the load: they come back in `errors`, so `validate` can report them
  * all. Raises CliError (exit 1) for a path that does not exist or cannot be read, a path that
  * holds no object (`no objects found in <path>`: an empty file, only comments, a folder of such
- * files or without YAML), or when `paths` is empty.
+ * files or without YAML), or when `paths` is empty. A file named twice (`a.yaml a.yaml`, or a
+ * file and its folder) is read once, as is `-`: reading it again would make every object in it
+ * a duplicate of itself.
  */
 export async function loadManifests(
   paths: readonly string[],
@@ -64,9 +66,18 @@ export async function loadManifests(
 ): Promise<LoadResult> {
   if (paths.length === 0) throw new CliError('no input: name at least one file or folder');
   const result: LoadResult = { documents: [], errors: [], files: [] };
+  const read = new Set<string>();
   for (const path of paths) {
     const before = result.documents.length + result.errors.length;
-    const files = path === '-' ? ['-'] : await manifestFiles(path);
+    const named = path === '-' ? ['-'] : await manifestFiles(path);
+    const files: string[] = [];
+    for (const file of named) {
+      const key = file === '-' ? '-' : await realpath(file).catch(() => resolve(file));
+      if (read.has(key)) continue;
+      read.add(key);
+      files.push(file);
+    }
+    if (files.length === 0) continue;
     for (const file of files) {
       let text: string;
       try {
