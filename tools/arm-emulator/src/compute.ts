@@ -12,6 +12,7 @@ import {
   existingResource,
   isProvisioning,
   page,
+  putExisting,
   resourceId,
   takeOperationError,
   takeOperationPolls,
@@ -384,29 +385,14 @@ export function putVirtualMachine(
 ): ArmResponse {
   const id = resourceId(sub, rg, VM_TYPE, name);
   const existing = ctx.state.resources.get(id.toLowerCase());
-  if (existing) {
-    // Update: ARM allows changing tags in place; the emulator applies tags only.
-    const tags = obj(obj(body)?.['tags']);
-    if (tags)
-      existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
-    if (!isProvisioning(existing)) return { status: 200, body: publicView(existing) };
-    // Its create is still running (its client died before polling it out): the PUT joins it
-    // with an operation of its own, which finishes the create (and boots the VM) once.
-    return acceptOperation(
+  if (existing)
+    return putExisting(
       ctx,
-      {
-        provider: COMPUTE,
-        subscriptionId: sub,
-        resourceId: id,
-        kind: 'create',
-        location: existing.location,
-        apiVersion,
-        polls: ctx.defaultOperationPolls,
-      },
-      200,
-      publicView(existing),
+      { provider: COMPUTE, subscriptionId: sub, resourceId: id, apiVersion },
+      existing,
+      obj(body),
+      publicView,
     );
-  }
   const { sku, location, zone, nicIds, ephemeral, diskEncryptionSetId } = validateVm(
     ctx,
     sub,

@@ -73,6 +73,37 @@ export function isProvisioning(resource: ArmResource): boolean {
   return state === 'Creating' || state === 'Updating';
 }
 
+/**
+ * Answers a PUT on a resource that already exists: ARM changes tags in place (the emulator
+ * applies tags only, from `body.tags`) and answers 200 with the resource as `view` shows it.
+ * While its create is still running (its client died before polling it out), the PUT joins that
+ * create with an operation of its own, as ARM answers a PUT with an operation to follow; the
+ * create finishes once, with whichever operation is polled out first.
+ */
+export function putExisting(
+  ctx: EmulatorContext,
+  request: Pick<OperationRequest, 'provider' | 'subscriptionId' | 'resourceId' | 'apiVersion'>,
+  existing: ArmResource,
+  body: Record<string, unknown> | undefined,
+  view: (resource: ArmResource) => unknown,
+): ArmResponse {
+  const tags = body?.['tags'];
+  if (typeof tags === 'object' && tags !== null && !Array.isArray(tags))
+    existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
+  if (!isProvisioning(existing)) return { status: 200, body: view(existing) };
+  return acceptOperation(
+    ctx,
+    {
+      ...request,
+      kind: 'create',
+      location: existing.location,
+      polls: ctx.defaultOperationPolls,
+    },
+    200,
+    view(existing),
+  );
+}
+
 /** The error a long-running operation ends with (ARM's `error` of the operation status). */
 export interface OperationError {
   readonly code: string;

@@ -8,8 +8,8 @@ import { ArmError, invalidParameter } from './arm-error.js';
 import {
   acceptOperation,
   existingResource,
-  isProvisioning,
   page,
+  putExisting,
   resourceId,
   takeOperationError,
   takeOperationPolls,
@@ -55,28 +55,14 @@ export function putNetworkInterface(
       'The location property is required for this definition.',
     );
   const existing = ctx.state.resources.get(id.toLowerCase());
-  if (existing) {
-    const tags = obj(nicBody['tags']);
-    if (tags)
-      existing.tags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
-    if (!isProvisioning(existing)) return { status: 200, body: existing };
-    // Its create is still running (its client died before polling it out): the PUT joins it
-    // with an operation of its own, as ARM answers a PUT with an operation to follow.
-    return acceptOperation(
+  if (existing)
+    return putExisting(
       ctx,
-      {
-        provider: NETWORK,
-        subscriptionId: sub,
-        resourceId: id,
-        kind: 'create',
-        location: existing.location,
-        apiVersion,
-        polls: ctx.defaultOperationPolls,
-      },
-      200,
+      { provider: NETWORK, subscriptionId: sub, resourceId: id, apiVersion },
       existing,
+      nicBody,
+      (nic) => nic,
     );
-  }
   const props = obj(nicBody['properties']);
   const configs = props?.['ipConfigurations'];
   if (!Array.isArray(configs) || configs.length === 0)
