@@ -14,7 +14,7 @@
  */
 import type { Pod } from '@karpenter-ts/api';
 import type { PreferencePolicy } from './pod-constraints.js';
-import type { PodData } from './pod-data.js';
+import { RequestKeyLists, type PodData } from './pod-data.js';
 import { TopologyGroupSpecs } from './topology/topology.js';
 
 /** Options of {@link PodDataCache}. */
@@ -34,7 +34,7 @@ export class PodDataCache {
   readonly groupSpecs: TopologyGroupSpecs;
   readonly #byPod = new WeakMap<Pod, PodData>();
   /** Interned request name lists (see `PodMemo.requestKeys`), shared by every Scheduler. */
-  readonly #requestKeyLists = new Map<string, readonly string[]>();
+  readonly requestKeyLists = new RequestKeyLists();
 
   constructor(options: PodDataCacheOptions = {}) {
     this.preferencePolicy = options.preferencePolicy ?? 'Respect';
@@ -50,16 +50,5 @@ export class PodDataCache {
   /** Keeps `data` as the pod's shared data (its `volumes` must be undefined). */
   set(pod: Pod, data: PodData): void {
     this.#byPod.set(pod, data);
-  }
-
-  /** The interned array of these request names (same names in the same order: the same array). */
-  requestKeys(names: string[]): readonly string[] {
-    const text = names.join('\n');
-    let keys = this.#requestKeyLists.get(text);
-    if (keys === undefined) {
-      keys = names;
-      this.#requestKeyLists.set(text, keys);
-    }
-    return keys;
   }
 }

@@ -113,6 +113,26 @@ export function buildPodData(pod: Pod, policy: PreferencePolicy, volumes?: PodVo
   };
 }
 
+/**
+ * Interns request name lists for `PodMemo.requestKeys`: the same names in the same order give
+ * the same array, so pods can be compared by identity. One per Scheduler, or shared through a
+ * PodDataCache.
+ */
+export class RequestKeyLists {
+  readonly #lists = new Map<string, readonly string[]>();
+
+  /** The interned array of these names (kept as given the first time they are seen). */
+  intern(names: string[]): readonly string[] {
+    const text = names.join('\n');
+    let keys = this.#lists.get(text);
+    if (keys === undefined) {
+      keys = names;
+      this.#lists.set(text, keys);
+    }
+    return keys;
+  }
+}
+
 /** Whether these volumes constrain placement (zones to choose from, or attachments to count). */
 export function volumesMatter(volumes: PodVolumes | undefined): volumes is PodVolumes {
   return (

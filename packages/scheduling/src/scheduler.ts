@@ -29,7 +29,13 @@ import { MaskMap } from './mask-map.js';
 import { checkMinValues, describeShortfall } from './min-values.js';
 import { nodePoolTemplate, orderByWeight, type NodePoolTemplate } from './node-pool-template.js';
 import { relax, type PodConstraints, type PreferencePolicy } from './pod-constraints.js';
-import { buildPodData, constraintRequirements, volumesMatter, type PodData } from './pod-data.js';
+import {
+  buildPodData,
+  constraintRequirements,
+  RequestKeyLists,
+  volumesMatter,
+  type PodData,
+} from './pod-data.js';
 import { SchedulingQueue } from './queue.js';
 import { Requirement } from './requirement.js';
 import { allowUndefinedWellKnownLabels, Requirements } from './requirements.js';
@@ -190,6 +196,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
       throw new Error('namespaceLabels must be the podDataCache’s own (give them to the cache)');
     }
     this.groupSpecs = cache?.groupSpecs ?? new TopologyGroupSpecs(options.namespaceLabels);
+    this.requestKeyLists = cache?.requestKeyLists ?? new RequestKeyLists();
     this.daemons = (options.daemonSetPods ?? []).map((p) => daemonPod(p));
 
     for (const pool of orderByWeight(options.nodePools)) {
@@ -300,8 +307,8 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     return next ?? undefined;
   }
 
-  /** Interned request name lists (see `PodMemo.requestKeys`). */
-  private readonly requestKeyLists = new Map<string, readonly string[]>();
+  /** Interned request name lists (see `PodMemo.requestKeys`): the cache's when given one. */
+  private readonly requestKeyLists: RequestKeyLists;
 
   /**
    * The pod's cached scheduling data: from `options.podDataCache` when the pod's volumes do not
@@ -336,18 +343,7 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
   /** New scheduling data of the pod, its request names interned (see `PodMemo.requestKeys`). */
   private build(pod: Pod, volumes: PodVolumes | undefined): PodData {
     const d = buildPodData(pod, this.preferencePolicy, volumes);
-    const names = Object.keys(d.requests);
-    const cache = this.options.podDataCache;
-    if (cache !== undefined) d.memo.requestKeys = cache.requestKeys(names);
-    else {
-      const text = names.join('\n');
-      let keys = this.requestKeyLists.get(text);
-      if (keys === undefined) {
-        keys = names;
-        this.requestKeyLists.set(text, keys);
-      }
-      d.memo.requestKeys = keys;
-    }
+    d.memo.requestKeys = this.requestKeyLists.intern(Object.keys(d.requests));
     return d;
   }
 
