@@ -69,16 +69,13 @@ export async function loadManifests(
   const read = new Set<string>();
   for (const path of paths) {
     const before = result.documents.length + result.errors.length;
-    const named = path === '-' ? ['-'] : await manifestFiles(path);
-    const files: string[] = [];
-    for (const file of named) {
+    const files = path === '-' ? ['-'] : await manifestFiles(path);
+    let fresh = 0;
+    for (const file of files) {
       const key = file === '-' ? '-' : await realpath(file).catch(() => resolve(file));
       if (read.has(key)) continue;
       read.add(key);
-      files.push(file);
-    }
-    if (files.length === 0) continue;
-    for (const file of files) {
+      fresh++;
       let text: string;
       try {
         text = file === '-' ? await stdin() : await readFile(file, 'utf8');
@@ -98,8 +95,9 @@ export async function loadManifests(
       for (const doc of parsed.documents) result.documents.push(doc);
       for (const error of parsed.errors) result.errors.push(error);
     }
-    // An input that holds nothing is almost always a mistake (wrong file, empty redirect).
-    if (result.documents.length + result.errors.length === before)
+    // An input that holds nothing is almost always a mistake (wrong file, empty redirect); one
+    // whose files were all read already, through another path, held what they hold.
+    if (fresh === files.length && result.documents.length + result.errors.length === before)
       throw new CliError(`no objects found in ${path === '-' ? '<stdin>' : path}`);
   }
   return result;
