@@ -34,6 +34,13 @@ interface StableJson {
   };
 }
 
+/** `disrupt FILE --now NOW --until-stable -o json`: it exits 0; its report. */
+async function untilStable(file: string): Promise<StableJson & { commands: { at: string }[] }> {
+  const { code, stdout } = await cli('disrupt', file, '--now', NOW, '--until-stable', '-o', 'json');
+  expect(code).toBe(0);
+  return JSON.parse(stdout) as StableJson & { commands: { at: string }[] };
+}
+
 describe('karpenter-ts disrupt --until-stable', () => {
   it('replaces two underused nodes by one cheaper node, the pods move there, and the next passes find nothing', async () => {
     const file = await writeSnapshot(
@@ -89,17 +96,7 @@ describe('karpenter-ts disrupt --until-stable', () => {
         pods('web', 'a', 1),
       ),
     );
-    const { code, stdout } = await cli(
-      'disrupt',
-      file,
-      '--now',
-      NOW,
-      '--until-stable',
-      '-o',
-      'json',
-    );
-    expect(code).toBe(0);
-    const r = JSON.parse(stdout) as StableJson & { commands: { at: string }[] };
+    const r = await untilStable(file);
     expect(r.stable).toBe(true);
     expect(
       r.commands.map((c) => [
@@ -124,17 +121,7 @@ describe('karpenter-ts disrupt --until-stable', () => {
         pods('web', 'a', 1),
       ),
     );
-    const { code, stdout } = await cli(
-      'disrupt',
-      file,
-      '--now',
-      NOW,
-      '--until-stable',
-      '-o',
-      'json',
-    );
-    expect(code).toBe(0);
-    const r = JSON.parse(stdout) as StableJson & { commands: { at: string }[] };
+    const r = await untilStable(file);
     expect(r.stable).toBe(true);
     expect(r.commands.map((c) => [c.method, c.candidates.map((x) => x.name)])).toEqual([
       ['single-node-consolidation', ['a']],
@@ -155,9 +142,7 @@ describe('karpenter-ts disrupt --until-stable', () => {
         pods('web', 'a', 1),
       ),
     );
-    const json = await cli('disrupt', file, '--now', NOW, '--until-stable', '-o', 'json');
-    expect(json.code).toBe(0);
-    const r = JSON.parse(json.stdout) as StableJson;
+    const r = await untilStable(file);
     expect([r.stable, r.commands.length]).toEqual([false, 0]);
     expect(r.end >= '2026-12-01T12:00:00Z').toBe(true);
     const text = await cli('disrupt', file, '--now', NOW, '--until-stable');
@@ -176,17 +161,7 @@ describe('karpenter-ts disrupt --until-stable', () => {
         pods('web', 'a', 1),
       ),
     );
-    const { code, stdout } = await cli(
-      'disrupt',
-      file,
-      '--now',
-      NOW,
-      '--until-stable',
-      '-o',
-      'json',
-    );
-    expect(code).toBe(0);
-    const r = JSON.parse(stdout) as StableJson;
+    const r = await untilStable(file);
     expect([r.stable, r.commands.length]).toEqual([false, 0]);
   });
 
