@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '@karpenter-ts/api';
-import { Scheduler, type SchedulingResults } from '../src/index.js';
+import { Scheduler } from '../src/index.js';
 import {
   affinityTerm,
   daemonSet,
@@ -14,6 +14,7 @@ import {
   validateAssignment,
   type TestEnvironment,
 } from '../src/testing/index.js';
+import { resultsSummary } from './results-summary.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';
@@ -75,21 +76,6 @@ function build(
 }
 
 /** A comparable summary of a result. */
-function summary(r: SchedulingResults): unknown {
-  const n = (p: Pod) => p.metadata?.name;
-  return {
-    claims: r.newNodeClaims.map((c) => ({
-      pool: c.nodePoolName,
-      pods: c.pods.map(n),
-      options: c.instanceTypeOptions.map((it) => it.name),
-      requests: c.requests,
-      requirements: c.requirements.toString(),
-    })),
-    existing: r.existingNodes.map((e) => ({ name: e.name, pods: e.pods.map(n) })),
-    errors: [...r.podErrors].map(([p, e]) => [n(p), e]),
-  };
-}
-
 describe('the WASM and TypeScript solvers', () => {
   it('give identical scheduling results on random batches', () => {
     fc.assert(
@@ -118,7 +104,7 @@ describe('the WASM and TypeScript solvers', () => {
           const options = schedulerOptions(env);
           const wasm = new Scheduler({ ...options, solver: 'wasm' }).solve(pods);
           const ts = new Scheduler({ ...options, solver: 'ts' }).solve(pods);
-          expect(summary(wasm)).toEqual(summary(ts));
+          expect(resultsSummary(wasm)).toEqual(resultsSummary(ts));
           validateAssignment(wasm, { ...options, pods });
         },
       ),

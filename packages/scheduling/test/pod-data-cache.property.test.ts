@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '@karpenter-ts/api';
-import {
-  PodDataCache,
-  Requirements,
-  Scheduler,
-  type PodVolumes,
-  type SchedulingResults,
-} from '../src/index.js';
+import { PodDataCache, Requirements, Scheduler, type PodVolumes } from '../src/index.js';
 import {
   affinityTerm,
   existingNode,
@@ -18,6 +12,7 @@ import {
   standardInstanceTypes,
   type TestEnvironment,
 } from '../src/testing/index.js';
+import { resultsSummary } from './results-summary.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';
@@ -82,21 +77,6 @@ const passShape = fc.record({
   pinned: fc.array(fc.nat(11), { maxLength: 3 }),
 });
 
-function summary(r: SchedulingResults): unknown {
-  const n = (p: Pod) => p.metadata?.name;
-  return {
-    claims: r.newNodeClaims.map((c) => ({
-      pool: c.nodePoolName,
-      pods: c.pods.map(n),
-      options: c.instanceTypeOptions.map((it) => it.name),
-      requests: c.requests,
-      requirements: c.requirements.toString(),
-    })),
-    existing: r.existingNodes.map((e) => ({ name: e.name, pods: e.pods.map(n) })),
-    errors: [...r.podErrors].map(([p, e]) => [n(p), e]),
-  };
-}
-
 describe('PodDataCache', () => {
   it('decides as Schedulers without it, pass after pass over the same pods', () => {
     fc.assert(
@@ -142,7 +122,7 @@ describe('PodDataCache', () => {
             const options = schedulerOptions(env);
             const shared = new Scheduler({ ...options, podDataCache: cache });
             const fresh = new Scheduler(options);
-            expect(summary(shared.solve(pods))).toEqual(summary(fresh.solve(pods)));
+            expect(resultsSummary(shared.solve(pods))).toEqual(resultsSummary(fresh.solve(pods)));
           });
         },
       ),

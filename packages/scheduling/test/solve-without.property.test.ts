@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '@karpenter-ts/api';
-import { Scheduler, type ExistingNodeInput, type SchedulingResults } from '../src/index.js';
+import { Scheduler, type ExistingNodeInput } from '../src/index.js';
 import {
   affinityTerm,
   daemonSet,
@@ -13,6 +13,7 @@ import {
   standardInstanceTypes,
   type TestEnvironment,
 } from '../src/testing/index.js';
+import { resultsSummary } from './results-summary.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';
@@ -76,21 +77,6 @@ const nodeShape = fc.record({
   pods: fc.array(podShape, { maxLength: 4 }),
 });
 
-function summary(r: SchedulingResults): unknown {
-  const n = (p: Pod) => p.metadata?.name;
-  return {
-    claims: r.newNodeClaims.map((c) => ({
-      pool: c.nodePoolName,
-      pods: c.pods.map(n),
-      options: c.instanceTypeOptions.map((it) => it.name),
-      requests: c.requests,
-      requirements: c.requirements.toString(),
-    })),
-    existing: r.existingNodes.map((e) => ({ name: e.name, pods: e.pods.map(n) })),
-    errors: [...r.podErrors].map(([p, e]) => [n(p), e]),
-  };
-}
-
 describe('Scheduler.solve without some existing nodes', () => {
   it('decides as a Scheduler built without them, solve after solve on one Scheduler', () => {
     fc.assert(
@@ -141,7 +127,9 @@ describe('Scheduler.solve without some existing nodes', () => {
               ...options,
               existingNodes: nodes.filter((n) => !without.has(n.name)),
             });
-            expect(summary(shared.solve(pods, { without }))).toEqual(summary(fresh.solve(pods)));
+            expect(resultsSummary(shared.solve(pods, { without }))).toEqual(
+              resultsSummary(fresh.solve(pods)),
+            );
           }
         },
       ),

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '@karpenter-ts/api';
-import { Scheduler, type SchedulingResults } from '../src/index.js';
+import { Scheduler } from '../src/index.js';
 import {
   affinityTerm,
   existingNode,
@@ -20,6 +20,7 @@ import {
   validateAssignment,
   type TestEnvironment,
 } from '../src/testing/index.js';
+import { resultsSummary } from './results-summary.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';
@@ -99,21 +100,6 @@ const runningShape = fc.record({
   zone: fc.constantFrom('test-zone-1', 'test-zone-2', 'test-zone-3'),
 });
 
-function summary(r: SchedulingResults): unknown {
-  const n = (p: Pod) => p.metadata?.name;
-  return {
-    claims: r.newNodeClaims.map((c) => ({
-      pool: c.nodePoolName,
-      pods: c.pods.map(n),
-      options: c.instanceTypeOptions.map((it) => it.name),
-      requests: c.requests,
-      requirements: c.requirements.toString(),
-    })),
-    existing: r.existingNodes.map((e) => ({ name: e.name, pods: e.pods.map(n) })),
-    errors: [...r.podErrors].map(([p, e]) => [n(p), e]),
-  };
-}
-
 describe('required topology on random batches', () => {
   it('holds in every zone a node claim may launch in, with both solvers agreeing', () => {
     fc.assert(
@@ -171,7 +157,7 @@ describe('required topology on random batches', () => {
           const options = schedulerOptions(env);
           const wasm = new Scheduler({ ...options, solver: 'wasm' }).solve(pods);
           const ts = new Scheduler({ ...options, solver: 'ts' }).solve(pods);
-          expect(summary(ts)).toEqual(summary(wasm));
+          expect(resultsSummary(ts)).toEqual(resultsSummary(wasm));
           validateAssignment(wasm, { ...options, pods });
           validateAssignment(ts, { ...options, pods });
         },
