@@ -36,6 +36,11 @@ export interface EmulatorContext {
   baseUrl(): string;
   /** Polls a long-running operation answers InProgress before completing (default 1). */
   readonly defaultOperationPolls: number;
+  /**
+   * Milliseconds after which an operation nobody polls finishes on its own, as ARM finishes an
+   * accepted operation whether or not its client is still there; undefined: never.
+   */
+  readonly unpolledOperationMs: number | undefined;
   /** Items per page of list responses. */
   readonly pageSize: number;
   readonly onVmBooted: VmBootHook | undefined;
@@ -57,6 +62,7 @@ export function startOperation(
     kind,
     startTime: new Date().toISOString(),
     pollsLeft,
+    lastPolledAt: Date.now(),
     status: 'InProgress',
     ...(error ? { error } : {}),
   };

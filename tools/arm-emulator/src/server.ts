@@ -50,7 +50,11 @@ import {
   listNetworkInterfaces,
   putNetworkInterface,
 } from './network.js';
-import { getOperationResult, getOperationStatus } from './operations.js';
+import {
+  finishUnpolledOperations,
+  getOperationResult,
+  getOperationStatus,
+} from './operations.js';
 import type { ResourceSku } from './resource-skus.js';
 import { shippedResourceSkus } from './shipped-skus.js';
 import { SkuCatalog } from './sku-catalog.js';
@@ -84,6 +88,11 @@ export interface ArmEmulatorOptions {
   readonly prices?: { onDemand?: PriceTable; spot?: PriceTable; spotFraction?: number };
   /** Polls a long-running operation answers InProgress before completing; default 1. */
   readonly defaultOperationPolls?: number;
+  /**
+   * Milliseconds after which an operation nobody polls (its client died) finishes on its own, as
+   * ARM finishes accepted operations; checked once a second; default 30,000; `null`: never.
+   */
+  readonly unpolledOperationMs?: number | null;
   /** Items per list page (ARM lists and retail prices); default 100. */
   readonly pageSize?: number;
   /** Called when a VM finishes provisioning (e.g. to register its Node). */
@@ -175,6 +184,8 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
     skus,
     baseUrl: () => baseUrl,
     defaultOperationPolls: options.defaultOperationPolls ?? 1,
+    unpolledOperationMs:
+      options.unpolledOperationMs === null ? undefined : (options.unpolledOperationMs ?? 30_000),
     pageSize: options.pageSize ?? 100,
     onVmBooted: options.onVmBooted,
     secrets: new Map(),
@@ -207,6 +218,13 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const sweep = setInterval(() => {
+    // Boot hook failures are kept in state.bootErrors; anything else is an emulator defect.
+    finishUnpolledOperations(ctx, Date.now()).catch((e: unknown) => {
+      process.stderr.write(`arm-emulator: finishing an unpolled operation failed: ${String(e)}\n`);
+    });
+  }, 1000);
+  sweep.unref();
   baseUrl = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
@@ -225,6 +243,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions = {}): Promis
     removeDiskEncryptionSet: (id) => state.diskEncryptionSets.remove(id),
     stop: () =>
       new Promise<void>((resolve, reject) => {
+        clearInterval(sweep);
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),

@@ -28,6 +28,8 @@ export interface ArmOperation {
   readonly startTime: string;
   /** Polls still answered InProgress before the operation completes. */
   pollsLeft: number;
+  /** When it was started or last polled (ms since the epoch): an operation left alone finishes. */
+  lastPolledAt: number;
   status: 'InProgress' | 'Succeeded' | 'Failed';
   error?: { code: string; message: string };
   endTime?: string;

@@ -281,6 +281,51 @@ describe('ARM emulator through the real Azure SDKs', () => {
     expect(booted.map((b) => b.vm.name)).toEqual(['aks-j']);
   });
 
+  it('finishes a create and a delete nobody polls on its own, as ARM does, once unpolledOperationMs passes', async () => {
+    const arm = await startArmEmulator({
+      unpolledOperationMs: 300,
+      onVmBooted: (b) => void booted.push(b),
+    });
+    try {
+      arm.putSubnet({ id: SUBNET_ID });
+      const { compute, network } = clients(arm);
+      const nic = await network.networkInterfaces.beginCreateOrUpdateAndWait(
+        RG,
+        'aks-u',
+        nicBody('aks-u'),
+        fast,
+      );
+      // A client that died after the PUT: nobody polls the create.
+      await compute.virtualMachines
+        .createOrUpdate(RG, 'aks-u', vmBody(nic.id ?? ''), fast)
+        .submitted();
+      const vmState = () => arm.state.virtualMachines()[0]?.properties.provisioningState;
+      expect(vmState()).toBe('Creating');
+      await expect.poll(vmState, { timeout: 5000, interval: 50 }).toBe('Succeeded');
+      expect(booted.map((b) => b.vm.name)).toEqual(['aks-u']);
+
+      await compute.virtualMachines.beginDelete(RG, 'aks-u', fast);
+      expect(vmState()).toBe('Deleting');
+      await expect.poll(() => arm.state.virtualMachines().length, { timeout: 5000 }).toBe(0);
+      expect(booted.map((b) => b.vm.name)).toEqual(['aks-u']);
+    } finally {
+      await arm.stop();
+    }
+  });
+
+  it('leaves an unpolled operation running when unpolledOperationMs is null', async () => {
+    const arm = await startArmEmulator({ unpolledOperationMs: null });
+    try {
+      arm.putSubnet({ id: SUBNET_ID });
+      const { network } = clients(arm);
+      await network.networkInterfaces.beginCreateOrUpdate(RG, 'aks-n', nicBody('aks-n'), fast);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(arm.state.networkInterfaces()[0]?.properties.provisioningState).toBe('Updating');
+    } finally {
+      await arm.stop();
+    }
+  });
+
   it('enforces family, spot and regional core quotas with ARM quota messages', async () => {
     const { compute } = clients(emulator);
     emulator.setQuota({ families: { standardDSv3Family: 2 }, lowPriority: 0 });
