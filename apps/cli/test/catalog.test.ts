@@ -94,6 +94,18 @@ describe('karpenter-ts catalog', () => {
     expect(onDemandOnly.stdout).not.toContain(spot);
   });
 
+  it('says under an Azure table why some sizes show $999.0000, and only when one does', async () => {
+    const all = await cli('catalog', '--cloud', 'azure', '--region', 'eastus');
+    expect(all.code).toBe(0);
+    const shown = all.stdout.split('\n').filter((l) => l.trimEnd().endsWith('$999.0000')).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(all.stdout).toContain(
+      `${shown} of these show $999.0000: no price in the shipped data (or a size outside upstream's known list), priced 999 as upstream prices it, so they are chosen only when no priced size fits.`,
+    );
+    const cheap = await cli('catalog', '--cloud', 'azure', '--limit', '2');
+    expect(cheap.stdout).not.toContain('$999');
+  });
+
   it('marks AWS prices that are modelled spot prices (0.7 × on-demand) and says so under the table', async () => {
     const footnote = '¹ spot price, not observed: spot = 0.7 × on-demand (modelled)';
     const aws = await cli('catalog', '--cloud', 'aws', '--limit', '2');

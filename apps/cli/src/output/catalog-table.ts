@@ -4,6 +4,7 @@
 import type { Cloud } from '../clouds/cloud.js';
 import type { CatalogEntry } from '../clouds/catalog-view.js';
 import { DefaultSpotPriceFactor, SpotPriceRefreshSeconds } from '@karpenter-ts/provider-aws';
+import { MISSING_PRICE } from '@karpenter-ts/provider-azure';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatUsd } from './units.js';
 import { cloudPlace } from './cloud-place.js';
@@ -73,8 +74,13 @@ export function renderCatalogTable(cloud: Cloud, entries: readonly CatalogEntry[
     cloud.name === 'aws' && entries.some((e) => e.offerings.some((o) => o.capacityType === 'spot'))
       ? `${awsSpotPriceNote}\n`
       : '';
+  const unpriced = cloud.name === 'azure' ? entries.filter((e) => e.price === MISSING_PRICE) : [];
+  const placeholder =
+    unpriced.length > 0
+      ? `${unpriced.length} of these show ${formatUsd(MISSING_PRICE)}: no price in the shipped data (or a size outside upstream's known list), priced ${MISSING_PRICE} as upstream prices it, so they are chosen only when no priced size fits.\n`
+      : '';
   const footnote = marked ? `${MODELLED} spot price, not observed: ${cloud.spotPricing}\n` : '';
-  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloudPlace(cloud)}, cheapest available offering first.\n${spot}${awsSpot}${footnote}`;
+  return `${renderTable(head, rows, align)}${entries.length} instance types in ${cloudPlace(cloud)}, cheapest available offering first.\n${spot}${placeholder}${awsSpot}${footnote}`;
 }
 
 /**
