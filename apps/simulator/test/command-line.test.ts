@@ -95,6 +95,23 @@ events:
     );
   });
 
+  it('says when --duration is longer than the scenario, and runs the scenario duration', async () => {
+    const io = memoryIo();
+    const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));
+    expect(
+      await run(['run', path, '--duration', '2h', '--json', '--no-workers', '--solver', 'ts'], io),
+    ).toBe(0);
+    expect(io.stderr).toContain(
+      "karpenter-ts-sim: --duration 2h is longer than the scenario's duration (30m): running 30m; raise the scenario's duration to run longer\n",
+    );
+    expect(JSON.parse(io.stdout).runs[0].samples).toHaveLength(7);
+    const shorter = memoryIo();
+    expect(
+      await run(['run', path, '--duration', '10m', '--no-workers', '--solver', 'ts'], shorter),
+    ).toBe(0);
+    expect(shorter.stderr).not.toContain('longer than');
+  });
+
   it('refuses an --out folder it cannot write before running anything', async () => {
     const io = memoryIo();
     const path = writeScenario(scenarioYaml('events: []\n', { duration: '30m' }));

@@ -78,10 +78,12 @@ export function registerRun(program: Command, runtime: Runtime): void {
     )
     .option('-q, --quiet', 'no progress lines on stderr')
     .action(async (file: string, flags: RunFlags) => {
-      const scenario = withOverrides(
-        await loadScenario(file, { seed: parseSeed(flags.seed) }),
-        flags,
-      );
+      const loaded = await loadScenario(file, { seed: parseSeed(flags.seed) });
+      const scenario = withOverrides(loaded, flags);
+      if (scenario.durationSeconds < requestedSeconds(flags) && !flags.quiet)
+        runtime.io.err(
+          `karpenter-ts-sim: --duration ${flags.duration} is longer than the scenario's duration (${formatSeconds(loaded.durationSeconds)}): running ${formatSeconds(loaded.durationSeconds)}; raise the scenario's duration to run longer\n`,
+        );
       const report =
         flags.report ?? (flags.out === undefined ? undefined : join(flags.out, 'report.html'));
       if (flags.out !== undefined) await prepareOutputFolder('--out', flags.out);
@@ -133,19 +135,26 @@ function parseSeed(text: string | undefined): number | undefined {
   return seed;
 }
 
+/** Seconds `--duration` asks for (0 when absent). Raises UsageError for a malformed duration. */
+function requestedSeconds(flags: RunFlags): number {
+  if (flags.duration === undefined) return 0;
+  const seconds = /^(\d+(\.\d+)?(d|h|ms|m|s))+$|^\d+$/.test(flags.duration)
+    ? durationSeconds(/^\d+$/.test(flags.duration) ? Number(flags.duration) : flags.duration)
+    : Number.NaN;
+  if (!(seconds > 0))
+    throw new UsageError(
+      `--duration: expected a duration such as 6h or 90m, got ${JSON.stringify(flags.duration)}`,
+    );
+  return seconds;
+}
+
+/** The scenario cut to `--duration` (never lengthened: events are placed within its duration). */
 function withOverrides(scenario: Scenario, flags: RunFlags): Scenario {
-  let out = scenario;
-  if (flags.duration !== undefined) {
-    const seconds = /^(\d+(\.\d+)?(d|h|ms|m|s))+$|^\d+$/.test(flags.duration)
-      ? durationSeconds(/^\d+$/.test(flags.duration) ? Number(flags.duration) : flags.duration)
-      : Number.NaN;
-    if (!(seconds > 0))
-      throw new UsageError(
-        `--duration: expected a duration such as 6h or 90m, got ${JSON.stringify(flags.duration)}`,
-      );
-    out = { ...out, durationSeconds: Math.min(seconds, scenario.durationSeconds) };
-  }
-  return out;
+  if (flags.duration === undefined) return scenario;
+  return {
+    ...scenario,
+    durationSeconds: Math.min(requestedSeconds(flags), scenario.durationSeconds),
+  };
 }
 
 /** The `--autoscaler` values. */
