@@ -106,6 +106,34 @@ describe('karpenter-ts catalog', () => {
     expect(cheap.stdout).not.toContain('$999');
   });
 
+  it('says when no instance type defines a requirement key, naming the near one for a typo', async () => {
+    const typo = await cli(
+      'catalog',
+      '--requirements',
+      'karpenter.azure.com/sku-famly=In:D',
+      '--limit',
+      '1',
+    );
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toBe(
+      'note: no instance type defines label "karpenter.azure.com/sku-famly": its requirement filters nothing here (on a NodePool it only labels the nodes); did you mean "karpenter.azure.com/sku-family"?\n',
+    );
+    const custom = await cli('catalog', '--requirements', 'example.com/team=In:a', '--limit', '1');
+    expect(custom.stderr).toContain('"example.com/team": its requirement filters nothing here');
+    expect(custom.stderr).not.toContain('did you mean');
+    const known = await cli(
+      'catalog',
+      '--requirements',
+      'karpenter.azure.com/sku-family=In:D',
+      'topology.kubernetes.io/zone=In:eastus-1',
+      'karpenter.sh/capacity-type=In:spot',
+      'kubernetes.io/os=In:linux',
+      '--limit',
+      '1',
+    );
+    expect(known.stderr).toBe('');
+  });
+
   it('marks AWS prices that are modelled spot prices (0.7 × on-demand) and says so under the table', async () => {
     const footnote = '¹ spot price, not observed: spot = 0.7 × on-demand (modelled)';
     const aws = await cli('catalog', '--cloud', 'aws', '--limit', '2');

@@ -4,7 +4,9 @@
  */
 import { Option, type Command } from 'commander';
 import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
+import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { Requirements } from '@karpenter-ts/scheduling';
+import { didYouMean } from '../validation/did-you-mean.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../program.js';
 import { createCloud } from '../clouds/select.js';
@@ -55,14 +57,42 @@ export function registerCatalog(program: Command, runtime: Runtime): void {
       const limit = parseLimit(options.limit);
       const cloud = createCloud(options.cloud, options.region);
       const requirements = Requirements.fromNodeSelectorRequirements(options.requirements ?? []);
+      const instanceTypes = cloud.instanceTypes(undefined);
+      for (const note of undefinedKeyNotes(requirements, instanceTypes, allowUndefinedLabels(cloud)))
+        runtime.io.err(`note: ${note}\n`);
       const entries = launchableInstanceTypes(
-        cloud.instanceTypes(undefined),
+        instanceTypes,
         requirements,
         allowUndefinedLabels(cloud),
       ).slice(0, limit);
       if (options.output === 'json') runtime.io.out(toJson(entries.map(catalogEntryJson)));
       else if (options.output === 'yaml') runtime.io.out(toYaml(entries.map(catalogEntryJson)));
       else runtime.io.out(renderCatalogTable(cloud, entries));
+    });
+}
+
+/**
+ * One note per requirement key that no instance type of the catalog defines and that is not a
+ * well-known label: such a requirement filters nothing (as upstream, it only labels the nodes a
+ * NodePool launches), so a misspelt key would list the whole catalog without a word. The note
+ * names the closest defined key when one is near (`karpenter.azure.com/sku-famly`).
+ */
+function undefinedKeyNotes(
+  requirements: Requirements,
+  instanceTypes: readonly InstanceType[],
+  allowUndefined: ReadonlySet<string>,
+): string[] {
+  const defined = new Set<string>(allowUndefined);
+  for (const it of instanceTypes) {
+    for (const key of it.requirements.keys()) defined.add(key);
+    for (const o of it.offerings) for (const key of o.requirements.keys()) defined.add(key);
+  }
+  return requirements
+    .keys()
+    .filter((key) => !defined.has(key))
+    .map((key) => {
+      const near = didYouMean(key, defined);
+      return `no instance type defines label ${JSON.stringify(key)}: its requirement filters nothing here (on a NodePool it only labels the nodes)${near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`}`;
     });
 }
 
