@@ -260,3 +260,34 @@ spec:
     expect(code).toBe(0);
   });
 });
+
+describe('resource values the kube-apiserver accepts with a warning', () => {
+  it('validate warns of fractional bytes in memory and ephemeral-storage, as the apiserver does, and exits 0', async () => {
+    const file = await writeManifests(
+      deployment(
+        '{ requests: { memory: 500m, ephemeral-storage: 100m, cpu: 1.5Gi }, limits: { memory: 0.5 } }',
+      ),
+      `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+  initContainers: [{ name: i, image: x, resources: { limits: { memory: "1.5" } } }]
+  containers: [{ name: c, image: x, resources: { requests: { memory: 128Mi } } }]
+`,
+    );
+    const { code, stdout } = await cli('validate', file, '-o', 'json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as {
+      problems: unknown[];
+      warnings: { field: string; message: string; object: string }[];
+    };
+    expect(report.problems).toEqual([]);
+    // The apiserver's words; cpu is counted in millicores, so `1.5Gi` of cpu is no fraction.
+    expect(report.warnings.map((w) => `${w.object} ${w.field}: ${w.message}`)).toEqual([
+      `Deployment/web ${CONTAINER}.limits.memory: fractional byte value "500m" is invalid, must be an integer`,
+      `Deployment/web ${CONTAINER}.requests.memory: fractional byte value "500m" is invalid, must be an integer`,
+      `Deployment/web ${CONTAINER}.requests.ephemeral-storage: fractional byte value "100m" is invalid, must be an integer`,
+      'Pod/p spec.initContainers[0].resources.limits.memory: fractional byte value "1500m" is invalid, must be an integer',
+    ]);
+  });
+});

@@ -29,6 +29,7 @@ import {
   podDisruptionBudgetProblems,
   workloadProblems,
 } from './workload-problems.js';
+import { workloadWarnings } from './workload-warnings.js';
 
 /** One problem found by `validate`, located in its file. */
 export interface Problem {
@@ -113,6 +114,9 @@ export function validateDocuments(
           ? podDisruptionBudgetProblems(doc.object)
           : workloadProblems(doc.object);
       for (const p of problems) add(p.path, p.message);
+      if (workload)
+        for (const w of workloadWarnings(doc.object))
+          problemAdder(report.warnings, doc)(w.path, w.message);
       // The API server checks every object's owner references; the snapshot reader follows
       // them to the workload that owns a pod.
       for (const [path, message] of objectMetaViolations(doc.object.metadata))
