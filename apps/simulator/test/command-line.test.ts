@@ -19,6 +19,17 @@ describe('karpenter-ts-sim', () => {
     );
   });
 
+  it('names a scenario it cannot read and why in words, with the error code, not a line', async () => {
+    const path = writeScenario(scenarioYaml('events: []\n'));
+    const missing = join(dirname(path), 'nope.yaml');
+    const io = memoryIo();
+    expect(await run(['validate', missing], io)).toBe(1);
+    expect(io.stderr).toBe(`${missing}: cannot read: no such file (ENOENT)\n`);
+    const folder = memoryIo();
+    expect(await run(['run', dirname(path)], folder)).toBe(1);
+    expect(folder.stderr).toBe(`${dirname(path)}: cannot read: a folder, not a file (EISDIR)\n`);
+  });
+
   it('prints one line per problem and exits 1, running nothing', async () => {
     const io = memoryIo();
     const path = writeScenario(

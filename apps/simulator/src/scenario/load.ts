@@ -18,7 +18,14 @@ import { nodeGroupProblems } from '../cluster-autoscaler/node-group-check.js';
 import { startingObjects } from '../workloads/starting-objects.js';
 import { buildScenario } from './build.js';
 import type { ScenarioData } from './document-types.js';
-import { fieldName, formatProblem, ScenarioError, type ScenarioProblem } from './problems.js';
+import {
+  fieldName,
+  formatProblem,
+  readErrorText,
+  ScenarioError,
+  unreadable,
+  type ScenarioProblem,
+} from './problems.js';
 import { schemaFindings } from './schema-check.js';
 import { readTrace } from './trace.js';
 import type { Scenario } from './types.js';
@@ -42,14 +49,7 @@ export async function loadScenario(file: string, o: LoadOptions = {}): Promise<S
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ScenarioError([
-      {
-        file,
-        line: 1,
-        field: '',
-        message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      },
-    ]);
+    throw new ScenarioError([unreadable(file, error)]);
   }
   return parseScenario(text, file, o);
 }
@@ -190,7 +190,7 @@ async function checkAndBuild(
         csv = readFileSync(path, 'utf8');
       } catch (error) {
         return {
-          error: `cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          error: `cannot read ${name}: ${readErrorText(error)}`,
         };
       }
       const shown = isAbsolute(name) ? name : relative(process.cwd(), path) || path;

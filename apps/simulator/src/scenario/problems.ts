@@ -4,7 +4,10 @@
  * `scenarios/day.yaml:14 events[2].at: -5m is before time 0 (the scenario starts at 0s)`.
  */
 
-/** One problem: the file, its 1-based line, the field path (may be `''`) and what is wrong. */
+/**
+ * One problem: the file, its 1-based line (0: the file as a whole, e.g. it cannot be read), the
+ * field path (may be `''`) and what is wrong.
+ */
 export interface ScenarioProblem {
   readonly file: string;
   readonly line: number;
@@ -12,9 +15,33 @@ export interface ScenarioProblem {
   readonly message: string;
 }
 
-/** `file:line field: message` (the field and its colon left out when there is none). */
+/** `file:line field: message` (`file: …` when the line is 0; the field and its colon left out when none). */
 export function formatProblem(p: ScenarioProblem): string {
-  return `${p.file}:${p.line} ${p.field ? `${p.field}: ` : ''}${p.message}`;
+  return `${p.file}${p.line > 0 ? `:${p.line}` : ':'} ${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+
+/** Words for the read errors a user meets, with the code kept for searching. */
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'a folder, not a file',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a path through something that is not a folder',
+};
+
+/**
+ * The problem of a file that cannot be read: `day.yaml: cannot read: no such file (ENOENT)`
+ * (line 0, the file as a whole). `what` prefixes the message (`cannot read trace.csv`).
+ */
+export function unreadable(file: string, error: unknown, what = 'cannot read'): ScenarioProblem {
+  return { file, line: 0, field: '', message: `${what}: ${readErrorText(error)}` };
+}
+
+/** `no such file (ENOENT)` for a Node.js read error; its message for any other error. */
+export function readErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === undefined) return (error as Error).message;
+  const words = READ_ERRORS[code];
+  return words === undefined ? code : `${words} (${code})`;
 }
 
 /** A scenario that cannot run: every problem found, in file and line order. Nothing ran. */

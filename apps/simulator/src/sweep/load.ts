@@ -11,7 +11,7 @@ import { apply } from 'json-merge-patch';
 import { createCloud, validateDocuments, type ManifestDocument } from '@karpenter-ts/cli';
 import { parseCloudArgument } from '../scenario/cloud-argument.js';
 import { loadScenario } from '../scenario/load.js';
-import { ScenarioError, type ScenarioProblem } from '../scenario/problems.js';
+import { ScenarioError, unreadable, type ScenarioProblem } from '../scenario/problems.js';
 import { schemaProblems } from '../scenario/schema-check.js';
 import type { AutoscalerName, CloudRun, Scenario } from '../scenario/types.js';
 import { readYaml } from '../scenario/yaml-source.js';
@@ -50,14 +50,7 @@ export async function loadSweep(file: string): Promise<Sweep> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ScenarioError([
-      {
-        file,
-        line: 1,
-        field: '',
-        message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      },
-    ]);
+    throw new ScenarioError([unreadable(file, error)]);
   }
   const source = readYaml(text, file);
   if (source.problems.length > 0) throw new ScenarioError(source.problems);
