@@ -30,6 +30,33 @@ describe('karpenter-ts-sim', () => {
     expect(folder.stderr).toBe(`${dirname(path)}: cannot read: a folder, not a file (EISDIR)\n`);
   });
 
+  it('validate reports schema, region and manifest problems in one pass, each once, a region by its field', async () => {
+    const path = writeScenario(`name: bad
+duration: 2h
+clouds:
+  - {cloud: azure, region: eastus}
+  - {cloud: aws, region: mars-1}
+manifests: [${BOUTIQUE}, missing.yaml]
+events:
+  - {type: bogus, at: 1m}
+`);
+    const dir = dirname(path);
+    const io = memoryIo();
+    expect(await run(['validate', path], io)).toBe(1);
+    expect(
+      io.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(path, 'S')),
+    ).toEqual([
+      'S:1 apiVersion: required',
+      'S:1 kind: required',
+      'S:5 clouds[1].region: unknown AWS region "mars-1" (the shipped AWS catalog has zone data for 3 regions only: us-east-1, us-east-2, us-west-2)',
+      `S:6 manifests[1]: ${join(dir, 'missing.yaml')}: no such file or folder`,
+      'S:8 events[0].type: must be one of "replicas", "replicasCurve", "jobs", "trace", "spotInterruptions", "capacityError", "nodePoolChange", "nodeClassChange", "nodeFailure"; got "bogus"',
+    ]);
+  });
+
   it('prints one line per problem and exits 1, running nothing', async () => {
     const io = memoryIo();
     const path = writeScenario(

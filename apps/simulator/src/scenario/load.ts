@@ -75,6 +75,8 @@ export async function parseScenario(
     if (path[0] === 'events' && typeof path[1] === 'number') invalidEvents.add(path[1]);
     else if (path.length === 1 && problem.message.startsWith('unknown field'))
       delete rest[path[0] as string];
+    // Nothing after the schema reads these two, so their problems need not stop the checks.
+    else if (path.length === 1 && (path[0] === 'apiVersion' || path[0] === 'kind')) continue;
     else throw new ScenarioError(schema);
   }
   try {
@@ -121,6 +123,21 @@ async function checkAndBuild(
   const manifestPaths = data.manifests.map(resolve);
   const documents = await readAll(manifestPaths, (i) => ['manifests', i]);
   const cloudEntries = data.clouds ?? [{ cloud: 'azure' as const }];
+  // Regions first: their problems come with the manifests' in one report.
+  const clouds = cloudEntries.map((c, k) => {
+    try {
+      // Named as the scenario's field, not as the CLI's `--region`.
+      return createCloud(c.cloud, c.region, `clouds[${k}].region`);
+    } catch (error) {
+      problems.push({
+        file,
+        line: source.lineOf(['clouds', k, 'region']),
+        field: '',
+        message: (error as Error).message,
+      });
+      return undefined;
+    }
+  });
   const cloudManifests: { paths: string[]; documents: ManifestDocument[] }[] = [];
   for (const [k, c] of cloudEntries.entries()) {
     const paths = (c.manifests ?? []).map(resolve);
@@ -131,19 +148,8 @@ async function checkAndBuild(
   }
   if (problems.length > 0) throw new ScenarioError(problems);
 
-  for (const [k, c] of cloudEntries.entries()) {
-    let cloud;
-    try {
-      cloud = createCloud(c.cloud, c.region);
-    } catch (error) {
-      problems.push({
-        file,
-        line: source.lineOf(['clouds', k, 'region']),
-        field: `clouds[${k}].region`,
-        message: (error as Error).message,
-      });
-      continue;
-    }
+  for (const [k, cloud] of clouds.entries()) {
+    if (cloud === undefined) continue;
     const checked = [...documents, ...(cloudManifests[k]?.documents ?? [])].filter(
       (d) => d.object.kind !== 'Node',
     );
