@@ -50,11 +50,7 @@ import {
   listNetworkInterfaces,
   putNetworkInterface,
 } from './network.js';
-import {
-  finishUnpolledOperations,
-  getOperationResult,
-  getOperationStatus,
-} from './operations.js';
+import { finishUnpolledOperations, getOperationResult, getOperationStatus } from './operations.js';
 import type { ResourceSku } from './resource-skus.js';
 import { shippedResourceSkus } from './shipped-skus.js';
 import { SkuCatalog } from './sku-catalog.js';
