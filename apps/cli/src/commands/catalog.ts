@@ -58,7 +58,11 @@ export function registerCatalog(program: Command, runtime: Runtime): void {
       const cloud = createCloud(options.cloud, options.region);
       const requirements = Requirements.fromNodeSelectorRequirements(options.requirements ?? []);
       const instanceTypes = cloud.instanceTypes(undefined);
-      for (const note of undefinedKeyNotes(requirements, instanceTypes, allowUndefinedLabels(cloud)))
+      for (const note of undefinedKeyNotes(
+        requirements,
+        instanceTypes,
+        allowUndefinedLabels(cloud),
+      ))
         runtime.io.err(`note: ${note}\n`);
       const entries = launchableInstanceTypes(
         instanceTypes,
