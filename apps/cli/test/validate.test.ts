@@ -77,6 +77,21 @@ describe('karpenter-ts validate', () => {
     expect(io.stdout).toBe('');
   });
 
+  it('names the kind a misspelt kind is near, in karpenter.sh and in the provider group', async () => {
+    const file = await writeManifests(
+      'apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeclass\nmetadata: {name: d}\nspec: {}\n',
+      'apiVersion: karpenter.sh/v1\nkind: Nodepool\nmetadata: {name: p}\nspec: {}\n',
+      'apiVersion: karpenter.azure.com/v1beta1\nkind: Machine\nmetadata: {name: m}\n',
+    );
+    const { code, stdout } = await cli('validate', file);
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n').slice(0, -1)).toEqual([
+      `${file}:1 kind: no CRD known for apiVersion "karpenter.azure.com/v1beta1" kind "AKSNodeclass"; did you mean "AKSNodeClass"?`,
+      `${file}:2 kind: no CRD known for apiVersion "karpenter.sh/v1" kind "Nodepool"; did you mean "NodePool"?`,
+      `${file}:3 kind: no CRD known for apiVersion "karpenter.azure.com/v1beta1" kind "Machine"`,
+    ]);
+  });
+
   it('gives the JSON report with --output json', async () => {
     const { code, stdout } = await cli(
       'validate',

@@ -3,6 +3,7 @@
  * kinds built in, plus whatever validators the caller passes (e.g. AKSNodeClass, EC2NodeClass
  * from the provider packages).
  */
+import { closestMatch } from 'leven';
 import { karpenterValidators } from './crds.js';
 import type { CrdValidator, ValidateOptions } from './validation/crd-validator.js';
 import { UnsupportedVersions } from './validation/deprecated-fields.js';
@@ -66,7 +67,7 @@ export function validate(obj: unknown, options: ValidateObjectOptions = {}): Vio
       name,
       path: 'kind',
       rule: 'unknown-kind',
-      message: `no CRD known for apiVersion ${JSON.stringify(obj.apiVersion)} kind ${JSON.stringify(obj.kind)}`,
+      message: `no CRD known for apiVersion ${JSON.stringify(obj.apiVersion)} kind ${JSON.stringify(obj.kind)}${kindHint(obj, options.validators)}`,
       apiServer: 'none',
     },
   ];
@@ -91,6 +92,24 @@ export function applyDefaults<T>(obj: T, validators?: readonly CrdValidator[]): 
 export function dropPrunedNulls<T>(obj: T, validators?: readonly CrdValidator[]): T {
   const validator = findValidator(obj, validators);
   return validator ? validator.dropNulls(obj) : cloneJson(obj);
+}
+
+/**
+ * `; did you mean "NodePool"?` when the object's API group has a CRD whose kind differs from the
+ * object's only in case or by a couple of letters (`Nodepool`, `NodePools`); else ''.
+ */
+function kindHint(
+  obj: Record<string, unknown>,
+  extra: readonly CrdValidator[] | undefined,
+): string {
+  const group = String(obj.apiVersion ?? '').split('/')[0] ?? '';
+  const kind = String(obj.kind ?? '');
+  const kinds = [...(extra ?? []), ...karpenterValidators()]
+    .filter((v) => v.group === group)
+    .map((v) => v.kind);
+  const byLower = new Map(kinds.map((k) => [k.toLowerCase(), k]));
+  const match = closestMatch(kind.toLowerCase(), [...byLower.keys()], { maxDistance: 2 });
+  return match === undefined ? '' : `; did you mean ${JSON.stringify(byLower.get(match))}?`;
 }
 
 function findValidator(

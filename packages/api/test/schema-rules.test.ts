@@ -535,6 +535,38 @@ describe('unknown fields', () => {
     ]);
   });
 
+  test("a misspelt field names the declared one it is near, and hides that field's required problem", () => {
+    const obj = structuredClone(np) as unknown as {
+      spec: { template: { spec: Record<string, unknown> } };
+    };
+    const spec = obj.spec.template.spec;
+    spec.requirement = spec.requirements;
+    delete spec.requirements;
+    const v = validate(withField(obj, 'metadata.lables', { a: 'b' }));
+    expect(v.map((x) => [x.path, x.rule, x.message.split(':')[0]])).toEqual([
+      ['metadata.lables', 'unknown-field', 'unknown field "lables" (did you mean "labels"?)'],
+      [
+        'spec.template.spec.requirement',
+        'unknown-field',
+        'unknown field "requirement" (did you mean "requirements"?)',
+      ],
+    ]);
+    // Far from every declared field: no guess.
+    expect(validate(withField(np, 'spec.template.spec.colour', 'blue'))[0]?.message).toMatch(
+      /^unknown field "colour": /,
+    );
+  });
+
+  test("an unknown kind in a CRD's group names the kind it is near", () => {
+    const v = validate({ ...np, kind: 'Nodepool' });
+    expect(v.map((x) => x.message)).toEqual([
+      'no CRD known for apiVersion "karpenter.sh/v1" kind "Nodepool"; did you mean "NodePool"?',
+    ]);
+    expect(validate({ ...np, kind: 'Widget' })[0]?.message).toBe(
+      'no CRD known for apiVersion "karpenter.sh/v1" kind "Widget"',
+    );
+  });
+
   test('status is validated with its schema on a write of the status subresource', () => {
     const status = { subresource: 'status' } as const;
     expect(validate(withField(np, 'status.nodes', -1), status)).toEqual([]);

@@ -12,6 +12,7 @@ import {
   validateNodePoolRuntime,
   type NodeOverlay,
   type NodePool,
+  type Violation,
 } from '@karpenter-ts/api';
 import { AwsWellKnownValues, awsKarpenterValidators } from '@karpenter-ts/provider-aws';
 import { AzureWellKnownValues, azureKarpenterValidators } from '@karpenter-ts/provider-azure';
@@ -22,6 +23,7 @@ import { apiGroup, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
 import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
 import { budgetScheduleWarnings } from './budget-schedules.js';
+import { didYouMean } from './did-you-mean.js';
 import { duplicateObjects } from './duplicates.js';
 import { nodePoolLimitProblems } from './node-pool-limits.js';
 import {
@@ -128,7 +130,7 @@ export function validateDocuments(
       continue;
     }
     const violations = validate(doc.object, { validators: crdValidators });
-    for (const v of violations) add(v.path, v.message);
+    for (const v of violations) add(v.path, v.message + providerKindHint(v, kind, provider));
     if (group === 'karpenter.sh' && kind === 'NodeOverlay') {
       // An overlay names no NodeClass: the label rules of every cloud checked apply.
       const runtime = validateNodeOverlayRuntime(doc.object as unknown as NodeOverlay, {
@@ -174,6 +176,16 @@ export function validateDocuments(
   for (const d of duplicateObjects(documents))
     problemAdder(report.problems, d.document)('metadata.name', d.message);
   return report;
+}
+
+/**
+ * `; did you mean "AKSNodeClass"?` for an unknown kind in a provider's group that is a near miss
+ * of its NodeClass kind (`AKSNodeclass`); the api package's hint knows only karpenter.sh kinds.
+ */
+function providerKindHint(v: Violation, kind: string, provider: Cloud | undefined): string {
+  if (v.rule !== 'unknown-kind' || provider === undefined) return '';
+  const near = didYouMean(kind, [provider.nodeClassKind.kind]);
+  return near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`;
 }
 
 /** The karpenter.sh validators with the rules `cloud`'s provider adds to its CRDs (none for sim). */

@@ -4,6 +4,7 @@
  * `x-kubernetes-validations`), so what passes here is what a kube-apiserver would accept.
  */
 import type { ValidateFunction } from 'ajv';
+import { closestMatch } from 'leven';
 import { parse as parseYaml } from 'yaml';
 import { celProgram } from './cel-environment.js';
 import { evaluateCelRules, NO_OLD_VALUE } from './cel-rules.js';
@@ -148,7 +149,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
   const pruneCopy = (
     version: ServedVersion,
     obj: unknown,
-    found?: (p: PathSegment[]) => void,
+    found?: (p: PathSegment[], known: readonly string[]) => void,
   ): unknown => {
     const copy = cloneJson(obj);
     walkUnknownFields(version.schema, copy, [], found ?? (() => undefined), true);
@@ -163,7 +164,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
         isPlainObject(parent[last]) &&
         isMapOfScalars(version.schema, segs.slice(0, -1))
       ) {
-        found?.(segs);
+        found?.(segs, []);
         delete parent[last];
       }
     }
@@ -267,9 +268,14 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
         version.statusSubresource && validateOptions.subresource !== 'status'
           ? withoutStatus(obj)
           : obj;
-      const pruned = pruneCopy(version, written, (path) => {
+      // A required field reported missing because it is misspelt is said by its unknown field.
+      const meant = new Set<string>();
+      const pruned = pruneCopy(version, written, (path, known) => {
         const dotted = path.filter((s) => typeof s === 'string').join('.');
         const hint = deprecated[dotted];
+        const field = String(path[path.length - 1]);
+        const near = hint ? undefined : nearField(field, known);
+        if (near !== undefined) meant.add(formatPath([...path.slice(0, -1), near]));
         out.push(
           hint
             ? violation(
@@ -281,7 +287,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
             : violation(
                 path,
                 'unknown-field',
-                `unknown field ${JSON.stringify(String(path[path.length - 1]))}: the apiserver drops it silently (kubectl's strict field validation rejects it)`,
+                `unknown field ${JSON.stringify(field)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}: the apiserver drops it silently (kubectl's strict field validation rejects it)`,
                 'prune',
               ),
         );
@@ -296,6 +302,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
           e.keyword === 'enum'
             ? options.renamedValues?.[dotted]?.[String(getPath(defaulted, e.path))]
             : undefined;
+        if (e.keyword === 'required' && meant.has(formatPath(e.path))) continue;
         out.push(violation(e.path, e.keyword, renamed ? `${e.message} (${renamed})` : e.message));
         if (e.keyword === 'type') typeErrorPaths.push(formatPath(e.path));
       }
@@ -381,6 +388,19 @@ function pruneNulls(schema: OpenApiSchema | undefined, value: unknown): void {
     if (v === null && sub && sub.nullable !== true && sub.default === undefined) delete value[key];
     else pruneNulls(sub, v);
   }
+}
+
+/**
+ * The declared field closest to a misspelt one (Levenshtein distance, ignoring case), or
+ * undefined when none is within max(2, a quarter of its length) edits: `requirement` →
+ * `requirements`, `disruptions` → `disruption`.
+ */
+function nearField(field: string, known: readonly string[]): string | undefined {
+  const byLower = new Map(known.filter((k) => k !== field).map((k) => [k.toLowerCase(), k]));
+  const match = closestMatch(field.toLowerCase(), [...byLower.keys()], {
+    maxDistance: Math.max(2, Math.floor(field.length / 4)),
+  });
+  return match === undefined ? undefined : byLower.get(match);
 }
 
 function getPath(value: unknown, path: readonly PathSegment[]): unknown {

@@ -31,19 +31,22 @@ const OBJECT_META_FIELDS = new Set([
   'managedFields',
 ]);
 
-/** Calls `found(path)` for every unknown field of `value` under `schema`, and deletes it when `prune`. */
+/**
+ * Calls `found(path, known)` for every unknown field of `value` under `schema` (`known`: the
+ * field names its mapping declares, for a did-you-mean), and deletes it when `prune`.
+ */
 export function walkUnknownFields(
   schema: OpenApiSchema,
   value: unknown,
   path: PathSegment[],
-  found: (path: PathSegment[]) => void,
+  found: (path: PathSegment[], known: readonly string[]) => void,
   prune: boolean,
 ): void {
   if (isPlainObject(value)) {
     if (path.length === 1 && path[0] === 'metadata') {
       for (const key of Object.keys(value)) {
         if (!OBJECT_META_FIELDS.has(key)) {
-          found([...path, key]);
+          found([...path, key], [...OBJECT_META_FIELDS]);
           if (prune) delete value[key];
         }
       }
@@ -61,7 +64,7 @@ export function walkUnknownFields(
       if (sub) {
         walkUnknownFields(sub, value[key], [...path, key], found, prune);
       } else if (!preservesUnknownFields(schema) && schema.additionalProperties !== true) {
-        found([...path, key]);
+        found([...path, key], Object.keys(props ?? {}));
         if (prune) delete value[key];
       }
     }
