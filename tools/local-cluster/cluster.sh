@@ -141,8 +141,17 @@ launch() { # name args...
   # setsid: own session, so the caller's terminal or job control does not signal it; stop
   # signals it by pid.
   setsid "$BIN/$name" "$@" >"$STATE/logs/$name.log" 2>&1 </dev/null &
-  echo $! >"$STATE/pids/$name"
-  log "started $name (pid $!, log $STATE/logs/$name.log)"
+  local pid=$! waited=0 exe
+  exe=$(readlink -f "$BIN/$name")
+  echo "$pid" >"$STATE/pids/$name"
+  # Until the child has exec'd the binary its argv0 is bash's or setsid's, and alive() (which
+  # checks argv0 against pid reuse) would call it dead: on a loaded machine kube-controller-
+  # manager was once "exited during start-up" with an empty log. Wait for the exec (or a death).
+  while [[ $(readlink "/proc/$pid/exe" 2>/dev/null) != "$exe" ]] && kill -0 "$pid" 2>/dev/null; do
+    ((waited++ < 200)) || break
+    sleep 0.05
+  done
+  log "started $name (pid $pid, log $STATE/logs/$name.log)"
 }
 
 health_url() {
@@ -327,6 +336,8 @@ cmd_env() {
   echo "export PATH=$(cat "$STATE/bin-dir"):\$PATH"
 }
 
+# Sourced (a test of launch and alive), it only defines the functions.
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 case ${1:-} in
   start) cmd_start ;;
   stop) cmd_stop ;;
