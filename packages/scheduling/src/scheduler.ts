@@ -248,28 +248,42 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
     this.registerDomains();
   }
 
-  /** The domain universe of the templates: every pool × instance type's requirements and offerings. */
+  /**
+   * The domain universe of the templates: every pool × instance type's requirements and
+   * offerings. Each template's (key, value) pairs are collected first and registered once with
+   * its taints: a pool of hundreds of types names the same few zones and capacity types in every
+   * offering, and registering each occurrence dominated building a scheduler of many NodePools.
+   * Template registrations are never taken back (only existing nodes are), so one per pair is
+   * as good as one per occurrence.
+   */
   private registerDomains(): void {
     const domains = this.templateDomains;
-    this.templates.forEach((t) => {
+    for (const t of this.templates) {
+      const pairs = new Map<string, Set<string>>();
+      const add = (key: string, value: string) => {
+        let values = pairs.get(key);
+        if (values === undefined) pairs.set(key, (values = new Set()));
+        values.add(value);
+      };
       for (const r of t.requirements) {
-        if (!r.complement) for (const v of r.valuesList()) domains.register(r.key, v, t.taints);
+        if (!r.complement) for (const v of r.valuesList()) add(r.key, v);
       }
       for (const it of t.instanceTypes) {
         const reqs = t.requirements.intersection(it.requirements);
         for (const r of reqs) {
-          if (!r.complement) for (const v of r.valuesList()) domains.register(r.key, v, t.taints);
+          if (!r.complement) for (const v of r.valuesList()) add(r.key, v);
         }
         for (const o of it.offerings) {
           if (!o.available || !reqs.isIntersecting(o.requirements)) continue;
           for (const r of o.requirements) {
             if (r.complement) continue;
-            for (const v of r.valuesList())
-              if (reqs.get(r.key).has(v)) domains.register(r.key, v, t.taints);
+            const allowed = reqs.get(r.key);
+            for (const v of r.valuesList()) if (allowed.has(v)) add(r.key, v);
           }
         }
       }
-    });
+      for (const [key, values] of pairs) for (const v of values) domains.register(key, v, t.taints);
+    }
   }
 
   /** The existing nodes as every solve starts from them, prepared on first use. */
