@@ -961,7 +961,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     const rem = this.remaining[t];
     if (rem !== undefined && rem['nodes'] !== undefined && rem['nodes'] <= 0)
       return 'nodepool limit on nodes reached';
-    if (this.limitsExhausted[t] === true) return ALL_TYPES_EXCEED_LIMITS;
+    if (this.limitsExhausted[t] === true) return this.exhaustedReason(t);
     const rejection = a.templateRejection[t];
     if (rejection !== undefined) return rejection;
     const template = this.templates[t] as NodePoolTemplate<IT>;
@@ -1031,6 +1031,25 @@ class SolveRun<IT extends SchedulerInstanceType> {
     return undefined;
   }
 
+  /**
+   * Why template `t` has no instance type left for any pod: its NodePool's remaining limits, or,
+   * when no type was usable to begin with, its DaemonSets' overhead (pods, cpu or memory) that no
+   * instance type's allocatable holds even without the pod (e.g. more DaemonSets than the
+   * NodeClass's maxPods).
+   */
+  private exhaustedReason(t: number): string {
+    if (countBits(this.catalog.poolMasks[t] as Uint32Array) > 0) return ALL_TYPES_EXCEED_LIMITS;
+    let daemons = 0;
+    for (const r of this.catalog.rows) {
+      if (r.pool !== t) continue;
+      daemons = Math.max(
+        daemons,
+        (this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup).daemons.length,
+      );
+    }
+    return `no instance type has room for the daemonset overhead alone (${daemons} daemonset pod${daemons === 1 ? '' : 's'})`;
+  }
+
   /** Explains why no instance type of template `t` can take the pod (built only on failure). */
   private noInstanceTypeReason(
     t: number,
@@ -1040,7 +1059,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
   ): string {
     const pool = this.catalog.poolMasks[t] as Uint32Array;
     const limits = this.limitMasks[t] as Uint32Array;
-    if (countBits(limits) === 0) return ALL_TYPES_EXCEED_LIMITS;
+    if (countBits(limits) === 0) return this.exhaustedReason(t);
     const resources = formatResources(a.data.requests);
     // Only name the overhead when some DaemonSet adds it to this pool's instance types.
     const overheadNote = this.catalog.rows.some(

@@ -76,6 +76,18 @@ describe('daemonset overhead', () => {
     expect(claim.requests['cpu']).toBe(3000);
   });
 
+  it('names the daemonset overhead, not the limits, when no instance type holds the daemonsets alone', () => {
+    // 3 daemonsets of 4 cpu each: no standard type (at most 8 cpu) has room for them, so the
+    // pool has no usable type. The reason was "all instance types exceed the nodepool's
+    // remaining limits" for a pool without limits (found by the fuzz suite: more DaemonSets
+    // than the NodeClass's maxPods).
+    const daemons = [1, 2, 3].map(() => daemonSet({ requests: { cpu: '4' } }));
+    const p = unschedulablePod({ requests: { cpu: '100m' } });
+    expect(expectNotScheduled(schedule(env({ daemonSetPods: daemons }), [p]), p)).toMatch(
+      /no instance type has room for the daemonset overhead alone \(3 daemonset pods\)/,
+    );
+  });
+
   it('subtracts daemonsets not yet running from an existing node', () => {
     const node = existingNode({ name: 'n1', allocatable: { cpu: '2', memory: '4Gi', pods: '10' } });
     const p = unschedulablePod({ requests: { cpu: '1500m' } });
