@@ -200,7 +200,8 @@ export function typeCompatible(it: SchedulerInstanceType, reqs: Requirements): b
   return false;
 }
 
-function requirementSignature(r: Requirement): string {
+/** Canonical text of one requirement (key, complement, values, bounds), for cache keys. */
+export function requirementSignature(r: Requirement): string {
   return `${r.key}${r.complement ? '!' : '='}${r.valuesList().join(',')}${
     r.greaterThanOrEqual === undefined ? '' : `>=${r.greaterThanOrEqual}`
   }${r.lessThanOrEqual === undefined ? '' : `<=${r.lessThanOrEqual}`};`;

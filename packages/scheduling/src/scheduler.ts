@@ -60,6 +60,7 @@ import type {
 import { toleratesAll } from './taints.js';
 import { VolumeUsage, type PodVolumes } from './volumes.js';
 import { TopologyDomains } from './topology/domains.js';
+import { templateDomainPairs } from './topology/template-domains.js';
 import {
   Topology,
   TopologyGroupSpecs,
@@ -250,39 +251,14 @@ export class Scheduler<IT extends SchedulerInstanceType = SchedulerInstanceType>
 
   /**
    * The domain universe of the templates: every pool × instance type's requirements and
-   * offerings. Each template's (key, value) pairs are collected first and registered once with
-   * its taints: a pool of hundreds of types names the same few zones and capacity types in every
-   * offering, and registering each occurrence dominated building a scheduler of many NodePools.
+   * offerings ({@link templateDomainPairs}), each pair registered once with the pool's taints.
    * Template registrations are never taken back (only existing nodes are), so one per pair is
    * as good as one per occurrence.
    */
   private registerDomains(): void {
-    const domains = this.templateDomains;
     for (const t of this.templates) {
-      const pairs = new Map<string, Set<string>>();
-      const add = (key: string, value: string) => {
-        let values = pairs.get(key);
-        if (values === undefined) pairs.set(key, (values = new Set()));
-        values.add(value);
-      };
-      for (const r of t.requirements) {
-        if (!r.complement) for (const v of r.valuesList()) add(r.key, v);
-      }
-      for (const it of t.instanceTypes) {
-        const reqs = t.requirements.intersection(it.requirements);
-        for (const r of reqs) {
-          if (!r.complement) for (const v of r.valuesList()) add(r.key, v);
-        }
-        for (const o of it.offerings) {
-          if (!o.available || !reqs.isIntersecting(o.requirements)) continue;
-          for (const r of o.requirements) {
-            if (r.complement) continue;
-            const allowed = reqs.get(r.key);
-            for (const v of r.valuesList()) if (allowed.has(v)) add(r.key, v);
-          }
-        }
-      }
-      for (const [key, values] of pairs) for (const v of values) domains.register(key, v, t.taints);
+      for (const [key, values] of templateDomainPairs(t.requirements, t.instanceTypes))
+        for (const v of values) this.templateDomains.register(key, v, t.taints);
     }
   }
 
@@ -1038,17 +1014,23 @@ class SolveRun<IT extends SchedulerInstanceType> {
    * NodeClass's maxPods).
    */
   private exhaustedReason(t: number): string {
-    if (countBits(this.catalog.poolMasks[t] as Uint32Array) > 0) return ALL_TYPES_EXCEED_LIMITS;
-    let daemons = 0;
-    for (const r of this.catalog.rows) {
-      if (r.pool !== t) continue;
-      daemons = Math.max(
-        daemons,
-        (this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup).daemons.length,
-      );
+    // Every pod that reaches a used-up pool asks: the catalog does not change within a solve.
+    let reason = this.exhaustedReasons[t];
+    if (reason !== undefined) return reason;
+    reason = ALL_TYPES_EXCEED_LIMITS;
+    if (countBits(this.catalog.poolMasks[t] as Uint32Array) === 0) {
+      let daemons = 0;
+      for (const r of this.catalog.rows) {
+        if (r.pool !== t) continue;
+        const group = this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup;
+        daemons = Math.max(daemons, group.daemons.length);
+      }
+      reason = `no instance type has room for the daemonset overhead alone (${daemons} daemonset pod${daemons === 1 ? '' : 's'})`;
     }
-    return `no instance type has room for the daemonset overhead alone (${daemons} daemonset pod${daemons === 1 ? '' : 's'})`;
+    this.exhaustedReasons[t] = reason;
+    return reason;
   }
+  private readonly exhaustedReasons: string[] = [];
 
   /** Explains why no instance type of template `t` can take the pod (built only on failure). */
   private noInstanceTypeReason(
