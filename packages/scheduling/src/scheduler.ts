@@ -1019,18 +1019,26 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (reason !== undefined) return reason;
     reason = ALL_TYPES_EXCEED_LIMITS;
     if (countBits(this.catalog.poolMasks[t] as Uint32Array) === 0) {
-      let daemons = 0;
-      for (const r of this.catalog.rows) {
-        if (r.pool !== t) continue;
-        const group = this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup;
-        daemons = Math.max(daemons, group.daemons.length);
-      }
+      const daemons = this.poolDaemonCounts()[t] ?? 0;
       reason = `no instance type has room for the daemonset overhead alone (${daemons} daemonset pod${daemons === 1 ? '' : 's'})`;
     }
     this.exhaustedReasons[t] = reason;
     return reason;
   }
   private readonly exhaustedReasons: string[] = [];
+
+  /** Per template, the most DaemonSet pods any of its instance types carries (one catalog walk). */
+  private poolDaemonCounts(): number[] {
+    if (this.daemonCounts !== undefined) return this.daemonCounts;
+    const counts: number[] = [];
+    for (const r of this.catalog.rows) {
+      const group = this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup;
+      counts[r.pool] = Math.max(counts[r.pool] ?? 0, group.daemons.length);
+    }
+    this.daemonCounts = counts;
+    return counts;
+  }
+  private daemonCounts: number[] | undefined;
 
   /** Explains why no instance type of template `t` can take the pod (built only on failure). */
   private noInstanceTypeReason(
