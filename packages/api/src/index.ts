@@ -27,6 +27,7 @@ export type { OpenApiSchema } from './validation/openapi-to-json-schema.js';
 export { CrdFiles, crdDocument, crdPath, karpenterValidator, karpenterValidators } from './crds.js';
 export type { KarpenterKind } from './crds.js';
 export { validate, applyDefaults, dropPrunedNulls } from './validate.js';
+export { didYouMean } from './did-you-mean.js';
 export type { ValidateObjectOptions } from './validate.js';
 export { MAX_MANIFEST_DEPTH, parseManifests, validateYaml } from './manifests.js';
 export type {

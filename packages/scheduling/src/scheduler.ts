@@ -1052,13 +1052,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (countBits(limits) === 0) return this.exhaustedReason(t);
     const resources = formatResources(a.data.requests);
     // Only name the overhead when some DaemonSet adds it to this pool's instance types.
-    const overheadNote = this.catalog.rows.some(
-      (r) =>
-        r.pool === t &&
-        (this.catalog.daemonGroups[r.daemonGroup] as DaemonGroup).daemons.length > 0,
-    )
-      ? ' plus daemonset overhead'
-      : '';
+    const overheadNote = (this.poolDaemonCounts()[t] ?? 0) > 0 ? ' plus daemonset overhead' : '';
     const shown = new Requirements(...reqs.values().filter((r) => r.key !== HOSTNAME));
     const reqRows = andMask(pool, reqMask, new Uint32Array(this.catalog.words));
     if (countBits(reqRows) === 0)

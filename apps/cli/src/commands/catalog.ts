@@ -1,3 +1,4 @@
+import { didYouMean } from '@karpenter-ts/api';
 /**
  * `karpenter-ts catalog`: the instance types a NodePool with the given requirements could
  * launch on a cloud, cheapest first.
@@ -6,7 +7,6 @@ import { Option, type Command } from 'commander';
 import type { NodeSelectorRequirementWithMinValues } from '@karpenter-ts/api';
 import type { InstanceType } from '@karpenter-ts/cloudprovider';
 import { Requirements } from '@karpenter-ts/scheduling';
-import { didYouMean } from '../validation/did-you-mean.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../program.js';
 import { createCloud } from '../clouds/select.js';

@@ -1,3 +1,4 @@
+import { didYouMean } from '@karpenter-ts/api';
 /**
  * Workload fields (Deployments, Pods, …) checked against the Kubernetes API models of
  * @kubernetes/client-node (its OpenAPI-generated classes list every field of every type in
@@ -13,7 +14,6 @@
  */
 import * as models from '@kubernetes/client-node/dist/gen/models/all.js';
 import type { KubeObject } from '../manifests/document.js';
-import { didYouMean } from './did-you-mean.js';
 
 /** A problem at a field path inside one object. */
 export interface FieldProblem {

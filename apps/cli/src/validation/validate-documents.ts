@@ -13,6 +13,7 @@ import {
   type NodeOverlay,
   type NodePool,
   type Violation,
+  didYouMean,
 } from '@karpenter-ts/api';
 import { AwsWellKnownValues, awsKarpenterValidators } from '@karpenter-ts/provider-aws';
 import { AzureWellKnownValues, azureKarpenterValidators } from '@karpenter-ts/provider-azure';
@@ -23,7 +24,6 @@ import { apiGroup, NODE_CLASS_GROUPS } from '../manifests/inventory.js';
 import { unservedNodeClassRef } from '../clouds/node-class-ref.js';
 import { WORKLOAD_KINDS } from '../workloads/expand.js';
 import { budgetScheduleWarnings } from './budget-schedules.js';
-import { didYouMean } from './did-you-mean.js';
 import { duplicateObjects } from './duplicates.js';
 import { nodePoolLimitProblems } from './node-pool-limits.js';
 import {

@@ -4,8 +4,8 @@
  * `x-kubernetes-validations`), so what passes here is what a kube-apiserver would accept.
  */
 import type { ValidateFunction } from 'ajv';
-import { closestMatch } from 'leven';
 import { parse as parseYaml } from 'yaml';
+import { didYouMean } from '../did-you-mean.js';
 import { celProgram } from './cel-environment.js';
 import { evaluateCelRules, NO_OLD_VALUE } from './cel-rules.js';
 import type { CelFailure } from './cel-rules.js';
@@ -274,7 +274,7 @@ export function crdValidator(crd: unknown, options: CrdValidatorOptions = {}): C
         const dotted = path.filter((s) => typeof s === 'string').join('.');
         const hint = deprecated[dotted];
         const field = String(path[path.length - 1]);
-        const near = hint ? undefined : nearField(field, known);
+        const near = hint ? undefined : didYouMean(field, known);
         if (near !== undefined) meant.add(formatPath([...path.slice(0, -1), near]));
         out.push(
           hint
@@ -388,19 +388,6 @@ function pruneNulls(schema: OpenApiSchema | undefined, value: unknown): void {
     if (v === null && sub && sub.nullable !== true && sub.default === undefined) delete value[key];
     else pruneNulls(sub, v);
   }
-}
-
-/**
- * The declared field closest to a misspelt one (Levenshtein distance, ignoring case), or
- * undefined when none is within max(2, a quarter of its length) edits: `requirement` →
- * `requirements`, `disruptions` → `disruption`.
- */
-function nearField(field: string, known: readonly string[]): string | undefined {
-  const byLower = new Map(known.filter((k) => k !== field).map((k) => [k.toLowerCase(), k]));
-  const match = closestMatch(field.toLowerCase(), [...byLower.keys()], {
-    maxDistance: Math.max(2, Math.floor(field.length / 4)),
-  });
-  return match === undefined ? undefined : byLower.get(match);
 }
 
 function getPath(value: unknown, path: readonly PathSegment[]): unknown {
