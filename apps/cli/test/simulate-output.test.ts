@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.js';
 
@@ -53,6 +56,55 @@ describe('karpenter-ts simulate table', () => {
       'Simulation on azure eastus with NodePool "small"',
       'NodePool "small" retargeted to AKSNodeClass: dropped karpenter.k8s.aws/instance-cpu Lte 16',
     ]);
+  });
+});
+
+describe('simulate over many NodePools', () => {
+  /** A file of `copies` copies of the limited EC2 NodePool, named small-0, small-1, …. */
+  async function manyPools(copies: number): Promise<string> {
+    const pool = await readFile(`${FIXTURES}/aws-small-limited.yaml`, 'utf8');
+    const dir = await mkdtemp(join(tmpdir(), 'karpenter-many-pools-'));
+    const file = join(dir, 'pools.yaml');
+    const docs = Array.from({ length: copies }, (_, i) =>
+      pool.replace('name: small', `name: small-${i}`),
+    );
+    await writeFile(file, docs.join('\n---\n'));
+    return file;
+  }
+
+  it('names the first five NodePools and counts the rest, in the header and in the retargeted line', async () => {
+    const { code, stdout } = await cli(
+      'simulate',
+      BOUTIQUE,
+      await manyPools(8),
+      '--cloud',
+      'azure',
+    );
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(0, 2)).toEqual([
+      'Simulation on azure eastus with NodePools "small-0", "small-1", "small-2", "small-3", "small-4" and 3 more',
+      'NodePools "small-0", "small-1", "small-2", "small-3", "small-4" and 3 more retargeted to AKSNodeClass: dropped karpenter.k8s.aws/instance-cpu Lte 16',
+    ]);
+  });
+
+  it('groups the NodePools of a pending reason that share the same why; -o json keeps the full reason', async () => {
+    const args = ['simulate', BOUTIQUE, await manyPools(8), '--cloud', 'aws', '--scale', '60'];
+    const json = JSON.parse((await cli(...args, '-o', 'json')).stdout) as {
+      podErrors: { reason: string }[];
+    };
+    const full = json.podErrors.find((e) => e.reason.includes('small-7'))!.reason;
+    expect(full.split('; incompatible with nodepool ').length).toBe(8);
+
+    const { code, stdout } = await cli(...args);
+    expect(code).toBe(0);
+    const lines = stdout.slice(stdout.indexOf('Pending pods (')).trimEnd().split('\n').slice(1);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatch(
+        /: incompatible with 8 nodepools \("small-\d", "small-\d", "small-\d", "small-\d", "small-\d" and 3 more\), /,
+      );
+      expect(line).not.toContain('incompatible with nodepool "');
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import type { ComparisonRow } from '../simulation/comparison.js';
 import { renderTable } from './table.js';
 import { formatPercent, formatUsd } from './units.js';
 import { cloudPlace } from './cloud-place.js';
+import { condensedReason } from './pending-reason.js';
 
 /** What the comparison ran on, so the table can print an `explain` command to run next. */
 export interface ComparisonInput {
@@ -102,16 +103,25 @@ export function renderComparison(rows: readonly ComparisonRow[], input: Comparis
   ].join('');
 }
 
-/** NodePool names; a retargeted pool's dropped requirements on the lines under its name. */
+/**
+ * NodePools a row names before it counts the rest: a cell of hundreds of names is unreadable,
+ * and cli-table3 lays a cell out in time quadratic in its length (500 NodePools took minutes).
+ */
+const MAX_NODEPOOLS_SHOWN = 5;
+
+/**
+ * NodePool names, the first {@link MAX_NODEPOOLS_SHOWN}; a retargeted pool's dropped
+ * requirements on the lines under its name; then how many more (`-o json` lists every one).
+ */
 function nodePoolsCell(row: ComparisonRow): string {
-  return row.nodePools
-    .map((name) => {
-      const dropped = row.droppedRequirements.find((d) => d.nodePool === name);
-      return dropped
-        ? [name, ...dropped.requirements.map((r) => pc.yellow(`  dropped: ${r}`))].join('\n')
-        : name;
-    })
-    .join(',\n');
+  const shown = row.nodePools.slice(0, MAX_NODEPOOLS_SHOWN).map((name) => {
+    const dropped = row.droppedRequirements.find((d) => d.nodePool === name);
+    return dropped
+      ? [name, ...dropped.requirements.map((r) => pc.yellow(`  dropped: ${r}`))].join('\n')
+      : name;
+  });
+  const more = row.nodePools.length - shown.length;
+  return shown.join(',\n') + (more > 0 ? `,\n… ${more} more NodePools (-o json lists all)` : '');
 }
 
 /** The largest pending group of a run, how many other reasons there are, and what to run next. */
@@ -133,7 +143,7 @@ function pendingLines(row: ComparisonRow, input: ComparisonInput): string[] {
     `--pod ${shellWord(first.examplePod)}`,
   ].join(' ');
   return [
-    `  ${cloudPlace({ name: row.cloud, region: row.region })}: ${first.pods} pod${first.pods === 1 ? '' : 's'}: ${first.reason}${rest}\n`,
+    `  ${cloudPlace({ name: row.cloud, region: row.region })}: ${first.pods} pod${first.pods === 1 ? '' : 's'}: ${condensedReason(first.reason)}${rest}\n`,
     pc.dim(`    why: ${command}\n`),
   ];
 }

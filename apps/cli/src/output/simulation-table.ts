@@ -10,26 +10,21 @@ import { formatRequirement } from './requirement-text.js';
 import { renderTable } from './table.js';
 import { formatCores, formatGiB, formatPercent, formatUsd } from './units.js';
 import { cloudPlace } from './cloud-place.js';
+import { quotedNames } from './name-list.js';
+import { condensedReason } from './pending-reason.js';
 
 /** Renders a simulation for people. */
 export function renderSimulation(simulation: Simulation): string {
   const out: string[] = [];
   const { cloud } = simulation;
-  const names = simulation.pools.map((p) => `"${p.nodePool.metadata.name}"`);
+  const names = simulation.pools.map((p) => p.nodePool.metadata.name ?? '');
   // Every NodePool may have been left out (the notes say why): there is no list to print.
   const pools =
     names.length === 0
       ? 'no usable NodePool'
-      : `NodePool${names.length === 1 ? '' : 's'} ${names.join(', ')}`;
+      : `NodePool${names.length === 1 ? '' : 's'} ${quotedNames(names)}`;
   out.push(`${pc.bold(`Simulation on ${cloudPlace(cloud)}`)} with ${pools}\n`);
-  for (const pool of simulation.pools) {
-    if (pool.droppedRequirements.length === 0) continue;
-    out.push(
-      pc.yellow(
-        `NodePool "${pool.nodePool.metadata.name}" retargeted to ${String(pool.nodeClass.kind)}: dropped ${pool.droppedRequirements.map(formatRequirement).join(', ')}\n`,
-      ),
-    );
-  }
+  out.push(...retargetedLines(simulation));
   for (const note of simulation.notes) out.push(`${pc.dim(`note: ${note}`)}\n`);
   out.push('\n');
 
@@ -88,7 +83,7 @@ export function renderSimulation(simulation: Simulation): string {
   if (simulation.podErrors.length > 0) {
     out.push(`\n${pc.yellow(pc.bold(`Pending pods (${simulation.podErrors.length}):`))}\n`);
     for (const group of groupPendingPods(simulation.podErrors))
-      out.push(`  ${pendingPods(group.pods.map(podName))}: ${group.reason}\n`);
+      out.push(`  ${pendingPods(group.pods.map(podName))}: ${condensedReason(group.reason)}\n`);
   }
   return out.join('');
 }
@@ -99,4 +94,23 @@ function pendingPods(names: readonly string[]): string {
   const shown = names.slice(0, 3).join(', ');
   const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
   return `${names.length} pods (${shown}${more})`;
+}
+
+/**
+ * One line per distinct set of requirements retargeting dropped, naming its NodePools (the
+ * first few when many: a file of hundreds of copies of one NodePool gives one line, not hundreds).
+ */
+function retargetedLines(simulation: Simulation): string[] {
+  const byDrop = new Map<string, string[]>();
+  for (const pool of simulation.pools) {
+    if (pool.droppedRequirements.length === 0) continue;
+    const drop = `retargeted to ${String(pool.nodeClass.kind)}: dropped ${pool.droppedRequirements.map(formatRequirement).join(', ')}`;
+    const name = pool.nodePool.metadata.name ?? '';
+    const names = byDrop.get(drop);
+    if (names) names.push(name);
+    else byDrop.set(drop, [name]);
+  }
+  return [...byDrop].map(([drop, names]) =>
+    pc.yellow(`NodePool${names.length === 1 ? '' : 's'} ${quotedNames(names)} ${drop}\n`),
+  );
 }
