@@ -917,16 +917,44 @@ class SolveRun<IT extends SchedulerInstanceType> {
     if (this.templates.length === 0) {
       return this.s.droppedPools.length > 0 ? this.s.droppedPools.join('; ') : 'no nodepools found';
     }
-    const reasons: string[] = [];
+    const clauses: string[] = [];
     for (let t = 0; t < this.templates.length; t++) {
       const reason = this.newClaimFrom(t, a);
       if (reason === undefined) return undefined;
-      reasons.push(
-        `incompatible with nodepool "${(this.templates[t] as NodePoolTemplate<IT>).name}", ${reason}`,
-      );
+      clauses.push(this.incompatibleClause(t, reason));
     }
-    return reasons.join('; ');
+    return this.joinedClauses(clauses);
   }
+
+  /**
+   * `incompatible with nodepool "NAME", REASON`, the same string object while template `t`'s
+   * reason stays the same: with hundreds of NodePools and thousands of pods turned away for the
+   * same reasons, building each clause and joining them per pod was most of a solve, and kept
+   * one copy of a reason of hundreds of KB per pod.
+   */
+  private incompatibleClause(t: number, reason: string): string {
+    const cached = this.clauses[t];
+    if (cached !== undefined && cached.reason === reason) return cached.clause;
+    const clause = `incompatible with nodepool "${(this.templates[t] as NodePoolTemplate<IT>).name}", ${reason}`;
+    this.clauses[t] = { reason, clause };
+    return clause;
+  }
+  private readonly clauses: { reason: string; clause: string }[] = [];
+
+  /** `clauses` joined by `; `: the previous pod's string when its clauses were the same. */
+  private joinedClauses(clauses: string[]): string {
+    const last = this.lastJoined;
+    if (
+      last !== undefined &&
+      last.clauses.length === clauses.length &&
+      last.clauses.every((c, i) => c === clauses[i])
+    )
+      return last.joined;
+    const joined = clauses.join('; ');
+    this.lastJoined = { clauses, joined };
+    return joined;
+  }
+  private lastJoined: { clauses: string[]; joined: string } | undefined;
 
   /** Returns undefined when a claim was opened, else why template `t` cannot take the pod. */
   private newClaimFrom(t: number, a: Attempt): string | undefined {

@@ -92,7 +92,10 @@ export class MemoryKubeClient implements KubeClient {
   /** Every recording, oldest first (without `distinctEvents`). */
   readonly #recorded: KubeEvent[] = [];
   /** With `distinctEvents`: events by what makes them the same event, latest recording last. */
-  readonly #distinct: Map<string, KubeEvent> | undefined;
+  /** Distinct events by identity (see {@link #eventIds}), in the order of their latest recording. */
+  readonly #distinct: Map<object, KubeEvent> | undefined;
+  /** Involved object, type and reason, then message: the identity of a distinct event. */
+  readonly #eventIds = new Map<string, Map<string, object>>();
 
   constructor(options: MemoryKubeClientOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -379,9 +382,15 @@ export class MemoryKubeClient implements KubeClient {
       return;
     }
     const i = event.involved;
-    const key = `${i.kind}\u0000${i.namespace ?? ''}\u0000${i.name}\u0000${i.uid ?? ''}\u0000${event.type}\u0000${event.reason}\u0000${event.message}`;
-    this.#distinct.delete(key);
-    this.#distinct.set(key, event);
+    // The message is an inner key, not part of a concatenated one: a scheduling reason over
+    // hundreds of NodePools is hundreds of KB, and a key string per pod would copy it per pod.
+    const key = `${i.kind}\u0000${i.namespace ?? ''}\u0000${i.name}\u0000${i.uid ?? ''}\u0000${event.type}\u0000${event.reason}`;
+    let byMessage = this.#eventIds.get(key);
+    if (byMessage === undefined) this.#eventIds.set(key, (byMessage = new Map()));
+    let id = byMessage.get(event.message);
+    if (id === undefined) byMessage.set(event.message, (id = {}));
+    this.#distinct.delete(id);
+    this.#distinct.set(id, event);
   }
 
   /**

@@ -170,12 +170,18 @@ export class Provisioner {
     );
     const results = scheduler.solve(pods);
 
-    for (const [pod, message] of results.podErrors) {
+    // One message string per distinct reason: pods turned away by hundreds of NodePools share a
+    // reason of hundreds of KB, and a message built per pod would hold a copy each.
+    const messages = new Map<string, string>();
+    for (const [pod, reason] of results.podErrors) {
+      let message = messages.get(reason);
+      if (message === undefined)
+        messages.set(reason, (message = `Failed to schedule pod, ${reason}`));
       client.recordEvent({
         involved: podRef(pod),
         type: 'Warning',
         reason: 'FailedScheduling',
-        message: `Failed to schedule pod, ${message}`,
+        message,
       });
     }
     for (const placement of results.existingNodes) {

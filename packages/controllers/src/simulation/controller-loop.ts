@@ -3,8 +3,8 @@
  * provider on a {@link ManualClock}, in fixed ticks: the in-memory stand-in for the operator's
  * work queues, used by end-to-end tests and the simulator. Each tick runs, in order: the
  * NodeOverlay controller (gate `NodeOverlay`: when a NodeOverlay, NodePool or NodeClass changed,
- * or 6 h after its last pass), NodePool validation, readiness, counter and hash, the ReplicaSet and kube-scheduler stand-ins, the provisioning triggers,
- * the provisioner, the node claim lifecycle for every NodeClaim, the NodeClaim disruption
+ * or 6 h after its last pass), NodePool validation, readiness, counter and hash, the ReplicaSet and kube-scheduler stand-ins, the provisioning triggers (each pod and
+ * node when new, changed or its requeue is due), the provisioner, the node claim lifecycle for every NodeClaim, the NodeClaim disruption
  * conditions and expiration (each NodeClaim when its requeue time comes or it or its NodePool
  * changed), the disruption controller (on its requeue) and its orchestration queue, the kubelet
  * stand-in, node repair (gate `NodeRepair`), node termination for every deleting Node, and garbage collection when due; then the
@@ -103,6 +103,8 @@ export class ControllerLoop {
   #nextDisruption = 0;
   /** Per NodeClaim name: when its disruption conditions and expiration are due, and what they saw. */
   readonly #claimDue = new Map<string, { at: number; version: string }>();
+  /** Per pod and node (`pod/UID`, `node/UID`): when its provisioning trigger is next due, and the version it saw. */
+  readonly #triggerDue = new Map<string, { at: number; version: string | undefined }>();
   #stop: (() => void) | undefined;
   #stopPodEvents: (() => void) | undefined;
 
@@ -209,8 +211,7 @@ export class ControllerLoop {
     }
     await this.replicaSets.reconcile();
     await this.kubeScheduler?.reconcile();
-    for (const pod of client.view('Pod')) reconcilePodTrigger(this.provisioner, pod);
-    for (const node of client.view('Node')) reconcileNodeTrigger(this.provisioner, node);
+    this.#reconcileTriggers();
     await this.provisioner.reconcile();
     for (const nc of client.view('NodeClaim'))
       await this.lifecycle.reconcile(nc.metadata.name ?? '');
@@ -274,6 +275,41 @@ export class ControllerLoop {
     const r = await this.nodeOverlay.reconcile();
     this.#overlayInputs = inputs;
     this.#nextOverlay = clock.now() + (r.requeueAfter ?? 1) * 1000;
+  }
+
+  /**
+   * The provisioning triggers, as a work queue runs them: a pod or node on its first sight, when
+   * it changed (a watch event), or when its requeue (10 s while provisionable, as upstream's pod
+   * controller) comes. Triggering every pod every tick would re-solve a backlog no pass can place
+   * every other second instead of every ten.
+   */
+  #reconcileTriggers(): void {
+    const { client, clock } = this.o;
+    const now = clock.now();
+    const seen = new Set<string>();
+    const run = (
+      key: string,
+      version: string | undefined,
+      reconcile: () => ReconcileResult,
+    ): void => {
+      seen.add(key);
+      const due = this.#triggerDue.get(key);
+      if (due !== undefined && due.version === version && now < due.at) return;
+      const r = reconcile();
+      if (r.requeueAfter === undefined) this.#triggerDue.set(key, { at: Infinity, version });
+      else this.#triggerDue.set(key, { at: now + r.requeueAfter * 1000, version });
+    };
+    for (const pod of client.view('Pod'))
+      run(
+        `pod/${pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`}`,
+        pod.metadata?.resourceVersion,
+        () => reconcilePodTrigger(this.provisioner, pod),
+      );
+    for (const node of client.view('Node'))
+      run(`node/${node.metadata?.uid ?? node.metadata?.name}`, node.metadata?.resourceVersion, () =>
+        reconcileNodeTrigger(this.provisioner, node),
+      );
+    for (const key of this.#triggerDue.keys()) if (!seen.has(key)) this.#triggerDue.delete(key);
   }
 
   /** NodeClaim disruption conditions and expiration, for claims that are due or changed. */
