@@ -43,6 +43,8 @@ export async function clusterResults(
     read.snapshot.pods.map((p) => [podKey(p.object), p.object.spec?.nodeName]),
   );
   const pods = (await client.list('Pod')).filter((p) => isActive(p) && !isDaemonSetPod(p));
+  // By key, so each NodeClaim sums its nominated pods without a walk over every pod.
+  const podsByKey = new Map(pods.map((p) => [podKey(p), p]));
   const byNode = new Map<string, Pod[]>();
   for (const pod of pods) {
     const node = pod.spec?.nodeName;
@@ -69,7 +71,7 @@ export async function clusterResults(
     (a, b) => a - b,
   );
   const nodeClaims = created.flatMap((claim): SimulatedNodeClaim[] => {
-    const result = claimResult(cluster, claim, byNode, pods, nominated);
+    const result = claimResult(cluster, claim, byNode, podsByKey, nominated);
     if (result === undefined) return [];
     const round = passes.indexOf(timeMs(claim.metadata.creationTimestamp) ?? 0) + 1;
     return [{ ...result, round }];
@@ -97,7 +99,7 @@ function claimResult(
   cluster: RunningCluster,
   claim: NodeClaim,
   byNode: ReadonlyMap<string, Pod[]>,
-  allPods: readonly Pod[],
+  podsByKey: ReadonlyMap<string, Pod>,
   nominated: ReadonlyMap<string, ReadonlySet<string>>,
 ): Omit<SimulatedNodeClaim, 'round'> | undefined {
   const labels = claim.metadata.labels ?? {};
@@ -120,8 +122,10 @@ function claimResult(
   // pods it planned for this claim, plus that overhead) minus those pods' requests.
   const mine = nominated.get(claim.metadata.name ?? '') ?? new Set<string>();
   let planned: ResourceList = {};
-  for (const pod of allPods)
-    if (mine.has(podKey(pod))) planned = addResources(planned, podRequests(pod));
+  for (const key of mine) {
+    const pod = podsByKey.get(key);
+    if (pod !== undefined) planned = addResources(planned, podRequests(pod));
+  }
   const overhead = subtractResources(
     resourceListFromQuantities(claim.spec.resources?.requests ?? {}),
     planned,

@@ -63,3 +63,25 @@ describe('provisioning triggers in the controller loop', () => {
     expect(passes.mock.calls.length).toBe(before + 2);
   });
 });
+
+describe('the NodeClaim lifecycle in the controller loop', () => {
+  it('runs for a settled NodeClaim only when it or its Node changes, not every tick', async () => {
+    const small = unschedulablePods(1, { labels: { app: 'small' }, requests: { cpu: '100m' } });
+    const { client, loop } = await loopWith(small);
+    const bound = async () => (await client.list('Pod')).every((p) => p.spec?.nodeName);
+    expect(await loop.runUntil(bound, 120)).toBe(true);
+    for (let t = 0; t < 5; t++) await loop.step();
+    const lifecycle = vi.spyOn(loop.lifecycle, 'reconcile');
+    for (let t = 0; t < 30; t++) await loop.step();
+    expect(lifecycle).not.toHaveBeenCalled();
+
+    const [node] = await client.list('Node');
+    await client.update('Node', {
+      ...node!,
+      metadata: { ...node!.metadata, labels: { ...node!.metadata?.labels, team: 'a' } },
+    });
+    await loop.step();
+    loop.stop();
+    expect(lifecycle).toHaveBeenCalledTimes(1);
+  });
+});
