@@ -6,6 +6,7 @@ export * from './clock.js';
 export * from './units.js';
 export * from './instancetype.js';
 export * from './offering.js';
+export { OfferingCompatibility } from './offering-compatibility.js';
 export * from './launch-request.js';
 export * from './fake-instance-types.js';
 export * from './kwok-instance-types.js';

@@ -3,6 +3,7 @@
  * (kubernetes-sigs/karpenter pkg/cloudprovider/types.go `Offerings`).
  */
 import { Requirements, WELL_KNOWN_LABELS_ALLOW_UNDEFINED } from '@karpenter-ts/scheduling';
+import { OfferingCompatibility } from './offering-compatibility.js';
 import type { CapacityType, InstanceType, Offering } from './types.js';
 
 /** Label keys an offering's requirements always define. */
@@ -77,15 +78,20 @@ export function availableCompatibleOfferings(
 
 /**
  * The cheapest available offering compatible with `requirements` (any available one when
- * omitted); ties keep the earlier offering. Undefined when there is none.
+ * omitted; an {@link OfferingCompatibility} shares its answers across calls); ties keep the
+ * earlier offering. Undefined when there is none.
  */
 export function cheapestOffering(
   offerings: readonly Offering[],
-  requirements?: Requirements,
+  requirements?: Requirements | OfferingCompatibility,
 ): Offering | undefined {
+  const compatibility =
+    requirements === undefined || requirements instanceof OfferingCompatibility
+      ? requirements
+      : new OfferingCompatibility(requirements);
   let best: Offering | undefined;
   for (const o of offerings) {
-    if (!o.available || (requirements !== undefined && !isOfferingCompatible(o, requirements))) {
+    if (!o.available || (compatibility !== undefined && !compatibility.compatible(o))) {
       continue;
     }
     if (best === undefined || o.price < best.price) best = o;
@@ -97,7 +103,10 @@ export function cheapestOffering(
  * The price (USD/hour) used to order instance types: that of the cheapest available compatible
  * offering, or `Infinity` when the instance type has none (upstream uses MaxFloat64).
  */
-export function instanceTypePrice(instanceType: InstanceType, requirements?: Requirements): number {
+export function instanceTypePrice(
+  instanceType: InstanceType,
+  requirements?: Requirements | OfferingCompatibility,
+): number {
   return cheapestOffering(instanceType.offerings, requirements)?.price ?? Number.POSITIVE_INFINITY;
 }
 
@@ -109,7 +118,9 @@ export function orderByPrice(
   instanceTypes: readonly InstanceType[],
   requirements?: Requirements,
 ): InstanceType[] {
-  const priced = instanceTypes.map((it) => ({ it, price: instanceTypePrice(it, requirements) }));
+  // One compatibility for every type: their offerings pin the same few zones and capacity types.
+  const compatibility = requirements && new OfferingCompatibility(requirements);
+  const priced = instanceTypes.map((it) => ({ it, price: instanceTypePrice(it, compatibility) }));
   priced.sort((a, b) =>
     a.price !== b.price
       ? a.price - b.price

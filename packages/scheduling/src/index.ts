@@ -59,7 +59,7 @@ export {
 } from './pod-constraints.js';
 export { checkMinValues, type MinValuesResult } from './min-values.js';
 export { cheapestOfferingPrice, orderByPrice } from './instance-type-order.js';
-export { typeCompatible } from './catalog.js';
+export { requirementSignature, typeCompatible } from './catalog.js';
 export { orderByWeight } from './node-pool-template.js';
 export { queueOrder } from './queue.js';
 export { PodDataCache, type PodDataCacheOptions } from './pod-data-cache.js';

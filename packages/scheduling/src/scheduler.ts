@@ -17,6 +17,7 @@ import {
   countBits,
   forEachRow,
   requestVector,
+  requirementSignature,
   type CatalogRow,
 } from './catalog.js';
 import { ClaimDomainIndex, ClaimOrder } from './claim-order.js';
@@ -106,7 +107,17 @@ interface AttemptStatic {
   readonly podMask: Uint32Array;
   /** The pod's topology groups under these constraints. */
   readonly topology: TopologyMemo;
+  /** See {@link SolveRun.existingKey}; filled on first use (null: the pod's volumes count). */
+  existingKey?: string | null;
 }
+
+/** How an existing node answered an attempt: took the pod, turned it away for good, or for now. */
+type ExistingResult = typeof PLACED | typeof LASTING | typeof FOR_NOW;
+const PLACED = 0;
+/** By a check that cannot start passing within the solve (see `tryExistingNodes`). */
+const LASTING = 1;
+/** By topology, which placements elsewhere may change. */
+const FOR_NOW = 2;
 
 /** An existing node during one solve. */
 interface ExistingNodeState {
@@ -658,7 +669,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       templateRejection: st.templateRejection,
       topologyMemo: st.topology,
     };
-    for (const node of this.existing) if (this.tryExisting(node, attempt)) return undefined;
+    if (this.existing.length > 0 && this.tryExistingNodes(attempt, st)) return undefined;
     if (this.claims.length > 0 && this.tryInFlight(attempt)) return undefined;
     return this.tryNewClaim(attempt);
   }
@@ -694,23 +705,75 @@ class SolveRun<IT extends SchedulerInstanceType> {
     return toleratesAll(tolerations, taints) === undefined;
   }
 
-  private tryExisting(node: ExistingNodeState, a: Attempt): boolean {
+  /**
+   * The existing nodes in order; the first that takes the pod wins. A node turned away by the
+   * checks that cannot start passing within a solve (resources only shrink, host ports and volume
+   * attachments only grow, taints and labels stay) is skipped for every later attempt with the
+   * same {@link existingKey}: with thousands of nodes and pods that each need a node of
+   * their own (a host port), every attempt walked every node.
+   */
+  private tryExistingNodes(a: Attempt, st: AttemptStatic): boolean {
+    let rejected: Uint8Array | undefined;
+    const key = this.existingKey(a, st);
+    if (key !== null) {
+      rejected = this.existingRejected.get(key);
+      if (rejected === undefined) {
+        rejected = new Uint8Array(this.existing.length);
+        this.existingRejected.set(key, rejected);
+      }
+    }
+    for (let i = 0; i < this.existing.length; i++) {
+      if (rejected !== undefined && rejected[i] === 1) continue;
+      const result = this.tryExisting(this.existing[i] as ExistingNodeState, a);
+      if (result === PLACED) return true;
+      if (result === LASTING && rejected !== undefined) rejected[i] = 1;
+    }
+    return false;
+  }
+  /** Per {@link existingKey}: 1 for each existing node turned away for good. */
+  private readonly existingRejected = new Map<string, Uint8Array>();
+
+  /**
+   * What the existing-node checks that can only go on failing within a solve read (requests,
+   * tolerations, requirements, host ports), as text: attempts with the same key skip the nodes
+   * one of them was turned away from by those checks. Null when the pod's volumes count too.
+   * Kept on the attempt's static part (it depends on the pod and its constraints alone).
+   */
+  private existingKey(a: Attempt, st: AttemptStatic): string | null {
+    if (st.existingKey !== undefined) return st.existingKey;
     const d = a.data;
-    if (!fits(d.requests, node.available)) return false;
-    if (!this.tolerates(a.tolerations, node.taints)) return false;
-    if (!node.requirements.isCompatible(a.requirements)) return false;
-    if (d.hostPorts.length > 0 && node.hostPorts.conflict(d.hostPorts) !== undefined) return false;
+    st.existingKey =
+      d.volumes?.attachments === undefined
+        ? JSON.stringify([
+            st.requirements.values().map(requirementSignature).join(''),
+            st.tolerations,
+            d.hostPorts,
+            Object.entries(d.requests).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+          ])
+        : null;
+    return st.existingKey;
+  }
+
+  /** Places the pod on `node` ({@link PLACED}) or says why not: {@link LASTING} or {@link FOR_NOW}. */
+  private tryExisting(node: ExistingNodeState, a: Attempt): ExistingResult {
+    const d = a.data;
+    if (!fits(d.requests, node.available)) return LASTING;
+    if (!this.tolerates(a.tolerations, node.taints)) return LASTING;
+    if (!node.requirements.isCompatible(a.requirements)) return LASTING;
+    if (d.hostPorts.length > 0 && node.hostPorts.conflict(d.hostPorts) !== undefined)
+      return LASTING;
     const attachments = d.volumes?.attachments;
     if (
       node.volumes !== undefined &&
       attachments !== undefined &&
       node.volumes.exceeds(attachments) !== undefined
     )
-      return false;
+      return LASTING;
+    // Topology counts change as pods are placed: this may pass later.
     const hostname = node.requirements.get(HOSTNAME).valuesList()[0] ?? node.input.name;
-    if (!this.topology.mayPass(a.topology, node.requirements, hostname)) return false;
+    if (!this.topology.mayPass(a.topology, node.requirements, hostname)) return FOR_NOW;
     const narrowed = this.topology.narrow(a.topology, node.requirements);
-    if (typeof narrowed === 'string') return false;
+    if (typeof narrowed === 'string') return FOR_NOW;
     node.available = subtractResources(node.available, d.requests);
     node.hostPorts.add(d.hostPorts);
     if (node.volumes !== undefined && attachments !== undefined) node.volumes.add(attachments);
@@ -723,7 +786,7 @@ class SolveRun<IT extends SchedulerInstanceType> {
       false,
       a.topologyMemo,
     );
-    return true;
+    return PLACED;
   }
 
   /** In-flight claims, fewest pods first (lowest id on ties); the first that takes the pod wins. */

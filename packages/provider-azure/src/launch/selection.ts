@@ -7,7 +7,7 @@
  * name. Types sort by their best offering, then by name.
  */
 import {
-  isOfferingCompatible,
+  OfferingCompatibility,
   type InstanceType,
   type Offering,
 } from '@karpenter-ts/cloudprovider';
@@ -77,12 +77,11 @@ export function launchCandidates<IT extends InstanceType = AzureInstanceType>(
   allowUndefined: ReadonlySet<string> = AZURE_ALLOW_UNDEFINED,
 ): LaunchCandidate<IT>[] {
   const perType: { it: IT; offerings: Offering[] }[] = [];
+  const compatibility = new OfferingCompatibility(requirements, allowUndefined);
   for (const it of instanceTypes) {
     if (!requirements.isIntersecting(it.requirements)) continue;
     if (!fits(requests, it.allocatable())) continue;
-    const offerings = it.offerings.filter(
-      (o) => o.available && isOfferingCompatible(o, requirements, allowUndefined),
-    );
+    const offerings = it.offerings.filter((o) => o.available && compatibility.compatible(o));
     if (offerings.length === 0) continue;
     if (random === null) offerings.sort(compareOfferingsStable);
     else {
