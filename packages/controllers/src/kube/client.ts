@@ -178,7 +178,10 @@ export interface EvictOptions {
 /** What changed, as a watch delivers it. */
 export interface WatchEvent<K extends Kind> {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  /** A copy of the object after the change (for DELETED, its last state). */
+  /**
+   * The object after the change (for DELETED, its last state). Read-only: the in-memory client
+   * hands every watcher its frozen stored object.
+   */
   readonly object: KubeObjects[K];
 }
 

@@ -357,7 +357,7 @@ export class ControllerLoop {
       const a = await this.nodeClaimDisruption.reconcile(name);
       const b = await this.expiration.reconcile(name);
       const after = earliest(a, b) ?? 300;
-      const latest = await client.get('NodeClaim', { name });
+      const latest = client.viewOne('NodeClaim', { name });
       const latestVersion = `${latest?.metadata.resourceVersion}/${pools.get(latest?.metadata.labels?.['karpenter.sh/nodepool'] ?? '') ?? ''}`;
       this.#claimDue.set(name, { at: clock.now() + after * 1000, version: latestVersion });
     }

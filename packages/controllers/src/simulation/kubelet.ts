@@ -29,9 +29,12 @@ export class SimKubelet {
     const { client, clock } = this.o;
     const now = clock.now();
     const registered: string[] = [];
-    const nodes = await client.list('Node');
+    // Read without copies where the client can (every tick reads every Node and NodeClaim).
+    const read = <K extends 'Node' | 'NodeClaim'>(kind: K) =>
+      client.view?.(kind) ?? client.list(kind);
+    const nodes = await read('Node');
     const byProviderID = new Map(nodes.map((n) => [n.spec?.providerID ?? '', n]));
-    for (const nc of await client.list('NodeClaim')) {
+    for (const nc of await read('NodeClaim')) {
       const providerID = nc.status?.providerID;
       if (!providerID || nc.metadata.deletionTimestamp !== undefined) continue;
       const node = byProviderID.get(providerID);
