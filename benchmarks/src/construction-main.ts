@@ -7,12 +7,10 @@
  * tinybench; writes results/construction.json (default). `--baseline` measures another build
  * of @karpenter-ts/scheduling interleaved with this one and prints the ratios.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Scheduler, type SchedulerOptions } from '@karpenter-ts/scheduling';
 import { nodePool } from '@karpenter-ts/scheduling/testing';
 import { Bench } from 'tinybench';
+import { baselineScheduler, cliArg, resultsFile, writeSideBySide } from './side-by-side.js';
 import { benchmarkInstanceTypes } from './scheduling-workload.js';
 
 type SchedulerClass = new (options: SchedulerOptions) => unknown;
@@ -26,11 +24,6 @@ interface ConstructionResult {
   /** Median seconds to build one Scheduler. */
   secondsPerScheduler: number;
   iterations: number;
-}
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 /** Scheduler options of `n` tainted reference NodePools sharing the reference catalog. */
@@ -71,18 +64,12 @@ async function measure(
 }
 
 async function main(): Promise<void> {
-  const poolCounts = (arg('--pools') ?? '10,100,400').split(',').map(Number);
-  const outName = arg('--out') ?? 'construction.json';
-  if (basename(outName) !== outName) throw new Error(`--out takes a file name, got ${outName}`);
-  const baselinePath = arg('--baseline');
+  const poolCounts = (cliArg('--pools') ?? '10,100,400').split(',').map(Number);
+  const out = resultsFile(cliArg('--out') ?? 'construction.json');
+  const baselinePath = cliArg('--baseline');
   const builds: [SchedulerClass, ConstructionResult['build']][] = [[Scheduler, 'current']];
   if (baselinePath !== undefined) {
-    const mod = (await import(pathToFileURL(resolve(baselinePath)).href)) as {
-      Scheduler?: SchedulerClass;
-    };
-    if (typeof mod.Scheduler !== 'function')
-      throw new Error(`--baseline ${baselinePath}: the module exports no Scheduler class`);
-    builds.push([mod.Scheduler, 'baseline']);
+    builds.push([await baselineScheduler<SchedulerClass>(baselinePath), 'baseline']);
   }
   const results: ConstructionResult[] = [];
   const ratios: Record<string, number> = {};
@@ -100,12 +87,7 @@ async function main(): Promise<void> {
       console.log(`      baseline / current = ${ratios[String(pools)]?.toFixed(2)}x`);
     }
   }
-  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', outName);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(
-    out,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...(baselinePath === undefined ? {} : { baseline: baselinePath, ratios }), cases: results }, null, 2)}\n`,
-  );
+  writeSideBySide(out, baselinePath, ratios, results);
   console.log(`wrote ${out}`);
 }
 

@@ -8,13 +8,11 @@
  * results/existing-nodes.json (default). `--baseline` measures another build of
  * @karpenter-ts/scheduling interleaved with this one and prints the ratios.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Pod } from '@karpenter-ts/api';
 import { Scheduler, type SchedulerOptions } from '@karpenter-ts/scheduling';
 import { existingNode, pod, unschedulablePods } from '@karpenter-ts/scheduling/testing';
 import { Bench } from 'tinybench';
+import { baselineScheduler, cliArg, resultsFile, writeSideBySide } from './side-by-side.js';
 
 type SchedulerClass = new (options: SchedulerOptions) => { solve(pods: Pod[]): unknown };
 
@@ -31,11 +29,6 @@ interface ExistingNodesResult {
 }
 
 const ZONES = ['zone-a', 'zone-b', 'zone-c'];
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 function workload(busy: number): { options: SchedulerOptions; pending: Pod[] } {
   const node = (i: number, pods: Pod[]) =>
@@ -95,20 +88,14 @@ async function measure(
 }
 
 async function main(): Promise<void> {
-  const counts = (arg('--nodes') ?? '1000,3000').split(',').map(Number);
-  const outName = arg('--out') ?? 'existing-nodes.json';
-  if (basename(outName) !== outName) throw new Error(`--out takes a file name, got ${outName}`);
-  const baselinePath = arg('--baseline');
+  const counts = (cliArg('--nodes') ?? '1000,3000').split(',').map(Number);
+  const out = resultsFile(cliArg('--out') ?? 'existing-nodes.json');
+  const baselinePath = cliArg('--baseline');
   const builds: [SchedulerClass, ExistingNodesResult['build']][] = [
     [Scheduler as unknown as SchedulerClass, 'current'],
   ];
   if (baselinePath !== undefined) {
-    const mod = (await import(pathToFileURL(resolve(baselinePath)).href)) as {
-      Scheduler?: SchedulerClass;
-    };
-    if (typeof mod.Scheduler !== 'function')
-      throw new Error(`--baseline ${baselinePath}: the module exports no Scheduler class`);
-    builds.push([mod.Scheduler, 'baseline']);
+    builds.push([await baselineScheduler<SchedulerClass>(baselinePath), 'baseline']);
   }
   const results: ExistingNodesResult[] = [];
   const ratios: Record<string, number> = {};
@@ -126,12 +113,7 @@ async function main(): Promise<void> {
       console.log(`      baseline / current = ${ratios[String(busy)]?.toFixed(2)}x`);
     }
   }
-  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', outName);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(
-    out,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...(baselinePath === undefined ? {} : { baseline: baselinePath, ratios }), cases: results }, null, 2)}\n`,
-  );
+  writeSideBySide(out, baselinePath, ratios, results);
   console.log(`wrote ${out}`);
 }
 
