@@ -119,6 +119,42 @@ describe('karpenter-ts diff', () => {
     expect(stdout).toContain('Drift replaces under the proposal: a');
   });
 
+  it('says what became of a proposed NodePool the cluster cloud ignores (one of another cloud), in the table and in JSON', async () => {
+    const file = await cluster();
+    const azurePool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: azure-pool }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.azure.com, kind: AKSNodeClass, name: default }
+      requirements: []
+`;
+    const proposal = await writeManifests(azurePool);
+    const table = await cli('diff', file, '--nodepools', proposal, '--now', NOW);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(
+      'note (proposal): NodePool "azure-pool" is ignored: it references AKSNodeClass, not SimNodeClass',
+    );
+    const json = await cli('diff', file, '--nodepools', proposal, '--now', NOW, '-o', 'json');
+    expect((JSON.parse(json.stdout) as { proposalNotes: string[] }).proposalNotes).toEqual([
+      'NodePool "azure-pool" is ignored: it references AKSNodeClass, not SimNodeClass',
+    ]);
+  });
+
+  it('names the first 5 objects of a large proposal in its heading and counts the rest', async () => {
+    const file = await cluster();
+    const pools = Array.from({ length: 8 }, (_, i) =>
+      narrower('4').replace('name: default', `name: p${i}`),
+    );
+    const proposal = await writeManifests(...pools);
+    const { code, stdout } = await cli('diff', file, '--nodepools', proposal, '--now', NOW);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(
+      /the proposal adds NodePool\/p0, adds NodePool\/p1, adds NodePool\/p2, adds NodePool\/p3, adds NodePool\/p4, and 3 more$/,
+    );
+  });
+
   it('refuses a proposal holding anything but NodePools and NodeClasses, naming the object and file (exit 1), and a missing --nodepools (exit 2)', async () => {
     const file = await cluster();
     const proposal = await writeManifests(

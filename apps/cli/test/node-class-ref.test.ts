@@ -100,3 +100,36 @@ describe('a NodePool whose nodeClassRef names a kind no cloud serves', () => {
     expect(stdout).toContain('NodePool \\"general\\" references EC2NodeClass: simulated on azure');
   });
 });
+
+describe('a NodePool whose NodeClass is not in the input', () => {
+  const missing = (cloud: 'azure' | 'aws') =>
+    cloud === 'azure'
+      ? AWS_POOL.replace('name: general', 'name: np')
+          .replace(
+            'karpenter.k8s.aws, kind: EC2NodeClass',
+            'karpenter.azure.com, kind: AKSNodeClass',
+          )
+          .replace('name: default }', 'name: does-not-exist }')
+      : AWS_POOL.replace('name: general', 'name: np').replace(
+          'name: default }',
+          'name: does-not-exist }',
+        );
+
+  for (const cloud of ['azure', 'aws'] as const) {
+    it(`launches from it with the default NodeClass settings, as the note says (${cloud})`, async () => {
+      const file = await writeManifests(missing(cloud), WEB);
+      const { code, stdout } = await cli('simulate', file, '--cloud', cloud, '-o', 'json');
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout) as {
+        nodeClaims: { nodePool: string }[];
+        podErrors: unknown[];
+        notes: string[];
+      };
+      expect(report.podErrors).toEqual([]);
+      expect(report.nodeClaims.map((c) => c.nodePool)).toContain('np');
+      expect(report.notes.join('\n')).toContain(
+        `NodePool "np" references ${cloud === 'azure' ? 'AKSNodeClass' : 'EC2NodeClass'} "does-not-exist", which is not in the input: using the default`,
+      );
+    });
+  }
+});

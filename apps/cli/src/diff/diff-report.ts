@@ -19,6 +19,11 @@ export interface DiffReport {
   readonly proposal: { readonly replaced: readonly string[]; readonly added: readonly string[] };
   readonly current: RunSummary;
   readonly proposed: RunSummary;
+  /**
+   * Notes of the proposed run that the current one does not have: what became of the proposal's
+   * objects (a NodePool of another cloud is ignored, a missing NodeClass replaced by defaults).
+   */
+  readonly proposalNotes: readonly string[];
   readonly change: {
     readonly nodes: number;
     readonly pricePerHour: number;
@@ -41,6 +46,7 @@ export async function diffReport(
   const current = await stableRun(snapshot, cloud, options);
   const proposed = await stableRun(applied.documents, cloud, options);
   const pendingNow = new Set(current.pendingPods);
+  const currentNotes = new Set(current.notes);
   return {
     now: rfc3339(options.now.getTime()),
     cloud: cloud.name,
@@ -48,6 +54,7 @@ export async function diffReport(
     proposal: { replaced: applied.replaced, added: applied.added },
     current,
     proposed,
+    proposalNotes: proposed.notes.filter((n) => !currentNotes.has(n)),
     change: {
       nodes: proposed.nodes - current.nodes,
       pricePerHour: roundUsd(proposed.pricePerHour - current.pricePerHour),

@@ -30,6 +30,8 @@ export interface RunSummary {
   readonly movedPods: readonly string[];
   /** Nodes at the end that a budget keeps from a disruption, with the verdict. */
   readonly blocked: readonly { readonly node: string; readonly reason: string }[];
+  /** What reading the input noted (NodePools left out or retargeted, defaults used, ...). */
+  readonly notes: readonly string[];
 }
 
 /** Runs `documents` until stable on `cloud` from `options.now` and summarizes the end. */
@@ -78,6 +80,7 @@ export async function stableRun(
       blocked: result.final.nodes
         .filter((n) => n.reason.includes('budget for'))
         .map((n) => ({ node: n.name, reason: n.reason })),
+      notes: read.notes,
     };
   } finally {
     cluster.loop.stop();

@@ -6,6 +6,8 @@ import type { DiffReport } from '../diff/diff-report.js';
 import type { RunSummary } from '../diff/stable-run.js';
 import { heading, renderTable } from './table.js';
 import { formatUsd } from './units.js';
+import { SHOWN_NAMES } from './name-list.js';
+import pc from 'picocolors';
 
 /** Renders a diff. */
 export function renderDiff(report: DiffReport): string {
@@ -23,10 +25,15 @@ export function renderDiff(report: DiffReport): string {
       : `${r.commands.length} (${[...byReason].map(([k, v]) => `${k} ${v}`).join(', ')})`;
   };
   const stable = (r: RunSummary) => (r.stable ? 'yes' : 'no (2 h limit)');
-  const changes = [
+  const allChanges = [
     ...report.proposal.replaced.map((x) => `replaces ${x}`),
     ...report.proposal.added.map((x) => `adds ${x}`),
   ];
+  // A proposal of hundreds of objects: the first few, then how many more (-o json lists all).
+  const changes =
+    allChanges.length > SHOWN_NAMES
+      ? [...allChanges.slice(0, SHOWN_NAMES), `and ${allChanges.length - SHOWN_NAMES} more`]
+      : allChanges;
   const lines = [
     heading(
       `Diff at ${report.now} on ${report.cloud}${report.cloud === 'sim' ? '' : ` ${report.region}`}, each side run until stable: the proposal ${changes.join(', ') || 'changes nothing'}`,
@@ -59,5 +66,6 @@ export function renderDiff(report: DiffReport): string {
   if (change.newlyPending.length > 0)
     lines.push(`Pending only under the proposal: ${change.newlyPending.join(', ')}\n`);
   for (const b of proposed.blocked) lines.push(`Held under the proposal: ${b.node}: ${b.reason}\n`);
+  for (const n of report.proposalNotes) lines.push(pc.dim(`note (proposal): ${n}\n`));
   return lines.join('');
 }

@@ -12,9 +12,13 @@ export function formatGiB(bytes: number): string {
   return `${trimZeros((bytes / 2 ** 30).toFixed(2))}Gi`;
 }
 
-/** USD per hour with 4 decimals: `0.096` → `$0.0960`. */
+/**
+ * USD per hour with 4 decimals: `0.096` → `$0.0960`. Rounded to 6 decimals first, as JSON
+ * prints prices ({@link roundUsd}), so a price and a total of the same value read alike
+ * (0.7 × 0.0765 is 0.053549999…: `$0.0535` beside a total of `$0.0536`).
+ */
 export function formatUsd(perHour: number): string {
-  return `$${perHour.toFixed(4)}`;
+  return `$${roundUsd(perHour).toFixed(4)}`;
 }
 
 /**

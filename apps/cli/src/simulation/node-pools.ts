@@ -155,7 +155,12 @@ export function planNodePools(
         return {
           nodePool,
           origin: 'input',
-          nodeClass: nodeClass ?? defaults.nodeClass,
+          // The default settings under the name the NodePool references: named "default", the
+          // NodePool would not find it and stay not ready, launching nothing.
+          nodeClass: nodeClass ?? {
+            ...defaults.nodeClass,
+            metadata: { ...defaults.nodeClass.metadata, name },
+          },
           defaultNodeClass: !nodeClass,
           droppedRequirements: [],
         };
