@@ -23,6 +23,15 @@ describe('a scenario with a mistake', () => {
     );
   });
 
+  it('says a file of several YAML documents is not a scenario (a manifest file given by mistake), not what the YAML library would call it', async () => {
+    const path = writeScenario(
+      'apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\n',
+    );
+    expect(await problemsOf(path)).toEqual([
+      'scenario.yaml:3 a scenario is one YAML document and this file holds several (a manifest file? a scenario names those under `manifests:`)',
+    ]);
+  });
+
   it('names the workloads the manifests lack along with the schema problems, not after they are fixed', async () => {
     const path = writeScenario(
       scenarioYaml(`colour: blue

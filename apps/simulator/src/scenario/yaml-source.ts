@@ -27,7 +27,10 @@ export function readYaml(text: string, file: string): YamlSource {
     file,
     line: lines.linePos(e.pos[0]).line,
     field: '',
-    message: `YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
+    message:
+      e.code === 'MULTIPLE_DOCS'
+        ? 'a scenario is one YAML document and this file holds several (a manifest file? a scenario names those under `manifests:`)'
+        : `YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
   }));
   let data: unknown;
   if (doc.errors.length === 0) {
