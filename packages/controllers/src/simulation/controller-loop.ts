@@ -37,6 +37,7 @@ import { NodeTermination } from '../termination/controller.js';
 import { SimKubeScheduler } from './kube-scheduler.js';
 import { SimKubelet, type SimKubeletOptions } from './kubelet.js';
 import { SimReplicaSets } from './replica-sets.js';
+import { RequeueTimes } from './requeue-times.js';
 import { NodeOverlayController } from '../nodeoverlay/controller.js';
 import { InstanceTypeStore } from '../nodeoverlay/instance-type-store.js';
 import { OverlaidCloudProvider } from '../nodeoverlay/overlaid-cloud-provider.js';
@@ -103,11 +104,11 @@ export class ControllerLoop {
   #nextGc = 0;
   #nextDisruption = 0;
   /** Per NodeClaim name: when its disruption conditions and expiration are due, and what they saw. */
-  readonly #claimDue = new Map<string, { at: number; version: string }>();
+  readonly #claimDue = new RequeueTimes();
   /** Per NodeClaim name: when its lifecycle is next due, and the NodeClaim and Node versions it saw. */
-  readonly #lifecycleDue = new Map<string, { at: number; version: string }>();
+  readonly #lifecycleDue = new RequeueTimes();
   /** Per pod and node (`pod/UID`, `node/UID`): when its provisioning trigger is next due, and the version it saw. */
-  readonly #triggerDue = new Map<string, { at: number; version: string | undefined }>();
+  readonly #triggerDue = new RequeueTimes();
   #stop: (() => void) | undefined;
   #stopPodEvents: (() => void) | undefined;
 
@@ -245,12 +246,12 @@ export class ControllerLoop {
    * When the loop's timed work is next due, in clock milliseconds: the disruption pass (its
    * requeue, 10 s while there is nothing to do), garbage collection, and the earliest NodeClaim
    * disruption-condition or expiration check (undefined while no NodeClaim has one). Everything
-   * else runs on every tick. For callers that move the clock in jumps (the simulator).
+   * else runs on every tick, or on a change or its own requeue (provisioning triggers, the
+   * NodeClaim lifecycle), which a jump runs at the next tick. For callers that move the clock in
+   * jumps (the simulator).
    */
   timers(): { disruption: number; garbageCollection: number; nodeClaims: number | undefined } {
-    let nodeClaims: number | undefined;
-    for (const due of this.#claimDue.values())
-      if (nodeClaims === undefined || due.at < nodeClaims) nodeClaims = due.at;
+    const nodeClaims = this.#claimDue.earliest();
     return { disruption: this.#nextDisruption, garbageCollection: this.#nextGc, nodeClaims };
   }
 
@@ -290,20 +291,16 @@ export class ControllerLoop {
     const nodes = new Map<string, string>();
     for (const n of client.view('Node'))
       if (n.spec?.providerID) nodes.set(n.spec.providerID, n.metadata?.resourceVersion ?? '');
-    const seen = new Set<string>();
     for (const nc of client.view('NodeClaim')) {
       const name = nc.metadata.name ?? '';
-      seen.add(name);
       const providerID = nc.status?.providerID;
       const version = `${nc.metadata.resourceVersion}/${providerID === undefined ? '' : (nodes.get(providerID) ?? '-')}`;
-      const due = this.#lifecycleDue.get(name);
-      if (due !== undefined && due.version === version && clock.now() < due.at) continue;
+      if (!this.#lifecycleDue.due(name, version, clock.now())) continue;
       const r = await this.lifecycle.reconcile(name);
       const at = r.requeueAfter === undefined ? Infinity : clock.now() + r.requeueAfter * 1000;
-      this.#lifecycleDue.set(name, { at, version });
+      this.#lifecycleDue.ran(name, version, at);
     }
-    for (const name of this.#lifecycleDue.keys())
-      if (!seen.has(name)) this.#lifecycleDue.delete(name);
+    this.#lifecycleDue.forgetUnseen();
   }
 
   /**
@@ -315,18 +312,15 @@ export class ControllerLoop {
   #reconcileTriggers(): void {
     const { client, clock } = this.o;
     const now = clock.now();
-    const seen = new Set<string>();
     const run = (
       key: string,
       version: string | undefined,
       reconcile: () => ReconcileResult,
     ): void => {
-      seen.add(key);
-      const due = this.#triggerDue.get(key);
-      if (due !== undefined && due.version === version && now < due.at) return;
+      if (!this.#triggerDue.due(key, version, now)) return;
       const r = reconcile();
-      if (r.requeueAfter === undefined) this.#triggerDue.set(key, { at: Infinity, version });
-      else this.#triggerDue.set(key, { at: now + r.requeueAfter * 1000, version });
+      const at = r.requeueAfter === undefined ? Infinity : now + r.requeueAfter * 1000;
+      this.#triggerDue.ran(key, version, at);
     };
     for (const pod of client.view('Pod'))
       run(
@@ -338,7 +332,7 @@ export class ControllerLoop {
       run(`node/${node.metadata?.uid ?? node.metadata?.name}`, node.metadata?.resourceVersion, () =>
         reconcileNodeTrigger(this.provisioner, node),
       );
-    for (const key of this.#triggerDue.keys()) if (!seen.has(key)) this.#triggerDue.delete(key);
+    this.#triggerDue.forgetUnseen();
   }
 
   /** NodeClaim disruption conditions and expiration, for claims that are due or changed. */
@@ -347,21 +341,18 @@ export class ControllerLoop {
     const pools = new Map(
       client.view('NodePool').map((p) => [p.metadata.name ?? '', p.metadata.resourceVersion ?? '']),
     );
-    const seen = new Set<string>();
     for (const nc of client.view('NodeClaim')) {
       const name = nc.metadata.name ?? '';
-      seen.add(name);
       const version = `${nc.metadata.resourceVersion}/${pools.get(nc.metadata.labels?.['karpenter.sh/nodepool'] ?? '') ?? ''}`;
-      const due = this.#claimDue.get(name);
-      if (due !== undefined && due.version === version && clock.now() < due.at) continue;
+      if (!this.#claimDue.due(name, version, clock.now())) continue;
       const a = await this.nodeClaimDisruption.reconcile(name);
       const b = await this.expiration.reconcile(name);
       const after = earliest(a, b) ?? 300;
       const latest = client.viewOne('NodeClaim', { name });
       const latestVersion = `${latest?.metadata.resourceVersion}/${pools.get(latest?.metadata.labels?.['karpenter.sh/nodepool'] ?? '') ?? ''}`;
-      this.#claimDue.set(name, { at: clock.now() + after * 1000, version: latestVersion });
+      this.#claimDue.ran(name, latestVersion, clock.now() + after * 1000);
     }
-    for (const name of this.#claimDue.keys()) if (!seen.has(name)) this.#claimDue.delete(name);
+    this.#claimDue.forgetUnseen();
   }
 
   /** Steps until `done()` holds (checked before each tick) or `maxSeconds` of clock time pass. Returns whether it held. */
